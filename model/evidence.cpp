@@ -1,0 +1,75 @@
+#include "model/evidence.h"
+
+namespace deskcheck {
+
+std::string_view to_string(ErrorKind k) {
+    switch (k) {
+        case ErrorKind::ElementNotFound: return "element_not_found";
+        case ErrorKind::RefUnknown: return "ref_unknown";
+        case ErrorKind::CrossWindowRef: return "ref_window_mismatch";
+        case ErrorKind::TargetOccluded: return "target_occluded";
+        case ErrorKind::BadRequest: return "bad_request";
+        case ErrorKind::DeliveryFailed: return "delivery_failed";
+        case ErrorKind::Exception: return "exception";
+        case ErrorKind::WindowNotFound: return "window_not_found";
+        case ErrorKind::Escalate: return "escalate";
+    }
+    return "?";
+}
+
+namespace {
+template <class T>
+void compare(std::vector<std::string>& out, const char* name, const std::optional<T>& a,
+             const std::optional<T>& b) {
+    if (!a.has_value() || !b.has_value()) {
+        if (a.has_value() != b.has_value()) out.push_back(std::string(name) + ": (unreadable)");
+        return;
+    }
+    if (*a != *b) out.emplace_back(name);
+}
+
+std::string quote(const std::string& s) {
+    std::string out = "\"";
+    for (char c : s) {
+        switch (c) {
+            case '"': out += "\\\""; break;
+            case '\\': out += "\\\\"; break;
+            case '\n': out += "\\n"; break;
+            case '\r': out += "\\r"; break;
+            case '\t': out += "\\t"; break;
+            default: out += c;
+        }
+    }
+    return out + "\"";
+}
+}  // namespace
+
+std::vector<std::string> changed_readings(const Snapshot& before, const Snapshot& after) {
+    std::vector<std::string> out;
+    compare(out, "value", before.value, after.value);
+    compare(out, "selection", before.selection, after.selection);
+    compare(out, "toggled", before.toggled, after.toggled);
+    compare(out, "expanded", before.expanded, after.expanded);
+    compare(out, "selected", before.selected, after.selected);
+    compare(out, "dirty", before.dirty, after.dirty);
+    return out;
+}
+
+std::string show_value(const std::optional<std::string>& v) {
+    return v ? quote(*v) : std::string("(unreadable)");
+}
+std::string show_selection(const std::optional<Selection>& s) {
+    if (!s) return "(unreadable)";
+    return "[" + std::to_string(s->start) + "+" + std::to_string(s->length) + "]";
+}
+std::string show_flag(const std::optional<bool>& b) {
+    if (!b) return "(unreadable)";
+    return *b ? "true" : "false";
+}
+std::string show_snapshot(const Snapshot& s) {
+    return "value=" + show_value(s.value) + " selection=" + show_selection(s.selection) +
+           " toggled=" + show_flag(s.toggled) + " expanded=" + show_flag(s.expanded) +
+           " selected=" + show_flag(s.selected) + " dirty=" + show_flag(s.dirty);
+}
+
+}  // namespace deskcheck
