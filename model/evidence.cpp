@@ -67,9 +67,14 @@ std::string show_flag(const std::optional<bool>& b) {
     return *b ? "true" : "false";
 }
 std::string show_snapshot(const Snapshot& s) {
-    return "value=" + show_value(s.value) + " selection=" + show_selection(s.selection) +
-           " toggled=" + show_flag(s.toggled) + " expanded=" + show_flag(s.expanded) +
-           " selected=" + show_flag(s.selected) + " dirty=" + show_flag(s.dirty);
+    // Value and selection always (they are the edit readings); the state flags only when read,
+    // so a trace line stays short. Unreadable prints as (unreadable) (V-2).
+    std::string out = "value=" + show_value(s.value) + " selection=" + show_selection(s.selection);
+    if (s.toggled) out += " toggled=" + show_flag(s.toggled);
+    if (s.expanded) out += " expanded=" + show_flag(s.expanded);
+    if (s.selected) out += " selected=" + show_flag(s.selected);
+    if (s.dirty) out += " dirty=" + show_flag(s.dirty);
+    return out;
 }
 
 }  // namespace deskcheck

@@ -69,6 +69,7 @@ std::vector<std::string> changed_readings(const Snapshot& before, const Snapshot
 std::string show_value(const std::optional<std::string>& v);
 std::string show_selection(const std::optional<Selection>& s);
 std::string show_flag(const std::optional<bool>& b);
+// value and selection always; toggled/expanded/selected/dirty only when readable.
 std::string show_snapshot(const Snapshot& s);
 
 }  // namespace deskcheck

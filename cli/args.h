@@ -1,0 +1,50 @@
+// A small, strict argument parser for the deskcheck subcommands: unknown options and bad values
+// give a one-line error and exit code 2.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace deskcheck::cli {
+
+inline constexpr int exit_ok = 0;
+inline constexpr int exit_violation = 1;
+inline constexpr int exit_usage = 2;
+
+struct UsageError {
+    std::string message;
+};
+
+class Args {
+public:
+    // `flags`: options without a value (--json); `options`: options with a value (--rules R).
+    Args(std::string command, std::vector<std::string> argv, std::set<std::string> flags,
+         std::set<std::string> options);
+
+    bool ok() const { return !error_.has_value(); }
+    const std::string& error() const { return *error_; }
+    bool flag(const std::string& name) const { return flags_set_.count(name) != 0; }
+    std::optional<std::string> option(const std::string& name) const;
+    // Parses an unsigned option; records a usage error when it is not a number.
+    std::optional<std::uint64_t> number(const std::string& name);
+    const std::vector<std::string>& positional() const { return positional_; }
+    void fail(std::string message);
+    const std::string& command() const { return command_; }
+
+private:
+    std::string command_;
+    std::set<std::string> flags_set_;
+    std::map<std::string, std::string> values_;
+    std::vector<std::string> positional_;
+    std::optional<std::string> error_;
+};
+
+// Prints "deskcheck <command>: <message>" to stderr and returns exit_usage.
+int usage_error(const std::string& command, const std::string& message);
+
+}  // namespace deskcheck::cli

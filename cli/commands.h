@@ -1,0 +1,13 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace deskcheck::cli {
+
+using Argv = std::vector<std::string>;
+
+int cmd_rules(const Argv& args);
+int cmd_diff_rules(const Argv& args);
+
+}  // namespace deskcheck::cli

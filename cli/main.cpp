@@ -1,0 +1,47 @@
+// deskcheck: the command line. Each subcommand lives in its own *_cmd.cpp.
+#include <iostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli/args.h"
+#include "cli/commands.h"
+
+namespace {
+
+struct Command {
+    std::string_view name;
+    std::string_view synopsis;
+    int (*run)(const deskcheck::cli::Argv&);
+};
+
+constexpr Command commands[] = {
+    {"rules", "rules [--rules published|current] [--json]   print a rule set's verdict table", deskcheck::cli::cmd_rules},
+    {"diff-rules", "diff-rules A B [--json]                   situations whose verdict differs between two rule sets", deskcheck::cli::cmd_diff_rules},
+};
+
+void print_usage(std::ostream& out) {
+    out << "usage: deskcheck <command> [options]\n\ncommands:\n";
+    for (const auto& c : commands) out << "  " << c.synopsis << "\n";
+    out << "\nexit codes: 0 ok, 1 a property is violated, 2 bad usage or bad input\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        print_usage(std::cerr);
+        return deskcheck::cli::exit_usage;
+    }
+    const std::string_view name = argv[1];
+    if (name == "--help" || name == "-h" || name == "help") {
+        print_usage(std::cout);
+        return 0;
+    }
+    deskcheck::cli::Argv args(argv + 2, argv + argc);
+    for (const auto& c : commands) {
+        if (c.name == name) return c.run(args);
+    }
+    std::cerr << "deskcheck: unknown command '" << name << "' (see deskcheck --help)\n";
+    return deskcheck::cli::exit_usage;
+}

@@ -1,0 +1,145 @@
+// deskcheck rules / diff-rules: the rule tables, printed from the rule sets' own rows.
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "cli/situations.h"
+#include "model/evidence.h"
+#include "model/verdict.h"
+
+namespace deskcheck::cli {
+namespace {
+
+struct PromiseRow {
+    std::string action;
+    ActionFacts facts;
+};
+
+std::vector<PromiseRow> promise_rows() {
+    std::vector<PromiseRow> out;
+    out.push_back({"select_all (ctrl+a)", {ActionKind::SelectAll, HotkeyIntent::Other, ClickState::None, ""}});
+    for (auto intent : {HotkeyIntent::Save, HotkeyIntent::Edit, HotkeyIntent::Navigate, HotkeyIntent::Focus, HotkeyIntent::Other}) {
+        out.push_back({"hotkey (" + std::string(to_string(intent)) + ")", {ActionKind::Hotkey, intent, ClickState::None, ""}});
+    }
+    out.push_back({"type_text", {ActionKind::TypeText, HotkeyIntent::Other, ClickState::None, "x"}});
+    out.push_back({"type_with_navigation", {ActionKind::TypeWithNavigation, HotkeyIntent::Other, ClickState::None, "x\t"}});
+    for (auto s : {ClickState::Toggle, ClickState::Expand, ClickState::Select}) {
+        out.push_back({"click_stateful (" + std::string(to_string(s)) + ")", {ActionKind::ClickStateful, HotkeyIntent::Other, s, ""}});
+    }
+    out.push_back({"unverifiable", {ActionKind::Unverifiable, HotkeyIntent::Other, ClickState::None, ""}});
+    return out;
+}
+
+nlohmann::ordered_json rules_json(const RuleSet& rules) {
+    nlohmann::ordered_json j;
+    j["name"] = rules.name;
+    j["summary"] = rules.summary;
+    j["settles"] = rules.settles;
+    j["rules"] = nlohmann::ordered_json::array();
+    for (const Rule& r : rules.rules) {
+        j["rules"].push_back({{"kind", to_string(r.kind)}, {"id", r.id}, {"condition", r.condition},
+                              {"verdict", to_string(r.verdict)}, {"spec", r.spec}});
+    }
+    j["promises"] = nlohmann::ordered_json::array();
+    for (const auto& p : promise_rows()) {
+        j["promises"].push_back({{"action", p.action}, {"promise", to_string(rules.promise_of(p.facts))}});
+    }
+    return j;
+}
+
+void print_rules_text(const RuleSet& rules, std::ostream& out) {
+    out << "rule set: " << rules.name << "\n  " << rules.summary << "\n";
+    out << "  reads: " << (rules.settles ? "waits until the app's latency bound has passed and the state is stable (D-3)"
+                                         : "one immediate read after the action, as the seed")
+        << "\n\n";
+    out << std::left << "  " << std::setw(22) << "ACTION KIND" << std::setw(36) << "RULE" << std::setw(10) << "VERDICT"
+        << std::setw(14) << "SPEC" << "CONDITION\n";
+    for (const Rule& r : rules.rules) {
+        out << "  " << std::setw(22) << to_string(r.kind) << std::setw(36) << r.id << std::setw(10) << to_string(r.verdict)
+            << std::setw(14) << r.spec << r.condition << "\n";
+    }
+    out << "\n  promises (V-9): what each action kind is checked for\n";
+    for (const auto& p : promise_rows()) {
+        out << "  " << std::setw(34) << p.action << to_string(rules.promise_of(p.facts)) << "\n";
+    }
+    out << "\n  rows are tried in order for the action's kind; the first whose condition holds decides;\n"
+           "  when none holds the verdict is Unknown (V-1).\n";
+}
+
+}  // namespace
+
+int cmd_rules(const Argv& argv) {
+    Args args("rules", argv, {"--json", "--help"}, {"--rules"});
+    if (!args.ok()) return usage_error("rules", args.error());
+    if (args.flag("--help")) {
+        std::cout << "usage: deskcheck rules [--rules published|current] [--json]\n"
+                     "prints the verdict rule table of one rule set (both when --rules is not given)\n";
+        return exit_ok;
+    }
+    if (!args.positional().empty()) return usage_error("rules", "unexpected argument '" + args.positional().front() + "'");
+    std::vector<const RuleSet*> sets;
+    if (const auto name = args.option("--rules")) {
+        const RuleSet* r = find_rules(*name);
+        if (r == nullptr) return usage_error("rules", "unknown rule set '" + *name + "' (expected published or current)");
+        sets.push_back(r);
+    } else {
+        for (const RuleSet* r : all_rule_sets()) sets.push_back(r);
+    }
+    if (args.flag("--json")) {
+        nlohmann::ordered_json j;
+        j["rule_sets"] = nlohmann::ordered_json::array();
+        for (const RuleSet* r : sets) j["rule_sets"].push_back(rules_json(*r));
+        std::cout << j.dump(2) << "\n";
+        return exit_ok;
+    }
+    for (std::size_t i = 0; i < sets.size(); ++i) {
+        if (i != 0) std::cout << "\n";
+        print_rules_text(*sets[i], std::cout);
+    }
+    return exit_ok;
+}
+
+int cmd_diff_rules(const Argv& argv) {
+    Args args("diff-rules", argv, {"--json", "--help"}, {});
+    if (!args.ok()) return usage_error("diff-rules", args.error());
+    if (args.flag("--help")) {
+        std::cout << "usage: deskcheck diff-rules A B [--json]\n"
+                     "judges a fixed catalogue of situations with both rule sets and lists those whose verdict differs\n";
+        return exit_ok;
+    }
+    if (args.positional().size() != 2) return usage_error("diff-rules", "expects two rule set names, e.g. diff-rules published current");
+    const RuleSet* a = find_rules(args.positional()[0]);
+    const RuleSet* b = find_rules(args.positional()[1]);
+    if (a == nullptr) return usage_error("diff-rules", "unknown rule set '" + args.positional()[0] + "'");
+    if (b == nullptr) return usage_error("diff-rules", "unknown rule set '" + args.positional()[1] + "'");
+    const auto catalogue = situation_catalogue();
+    nlohmann::ordered_json diffs = nlohmann::ordered_json::array();
+    std::ostringstream text;
+    for (const auto& s : catalogue) {
+        const Situation sit{s.action, s.before, s.after, Timing{s.settled}};
+        const auto ja = judge(*a, sit);
+        const auto jb = judge(*b, sit);
+        if (ja.verdict == jb.verdict) continue;
+        diffs.push_back({{"situation", s.label}, {"kind", to_string(s.action.kind)},
+                         {"before", show_snapshot(s.before)}, {"after", show_snapshot(s.after)}, {"settled", s.settled},
+                         {a->name, {{"verdict", to_string(ja.verdict)}, {"rule", ja.rule}}},
+                         {b->name, {{"verdict", to_string(jb.verdict)}, {"rule", jb.rule}}}});
+        text << "  " << s.label << "\n      " << a->name << ": " << to_string(ja.verdict) << " (" << ja.rule << ")   "
+             << b->name << ": " << to_string(jb.verdict) << " (" << jb.rule << ")\n";
+    }
+    if (args.flag("--json")) {
+        nlohmann::ordered_json j{{"a", a->name}, {"b", b->name}, {"situations", catalogue.size()},
+                                 {"differ", diffs.size()}, {"differences", diffs}};
+        std::cout << j.dump(2) << "\n";
+        return exit_ok;
+    }
+    std::cout << "diff-rules " << a->name << " " << b->name << ": " << diffs.size() << " of " << catalogue.size()
+              << " situations change verdict\n"
+              << text.str();
+    return exit_ok;
+}
+
+}  // namespace deskcheck::cli
