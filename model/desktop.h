@@ -144,6 +144,11 @@ public:
     // Starts an app without activating it (F-8); returns its process id, nullopt when unknown.
     virtual std::optional<ProcessId> launch(std::string_view app) = 0;
 
+    // The app's declared responsiveness: an input's effect lands within this many ms (a profile a
+    // real backend would be configured with). nullopt: not declared; the settle policy then uses
+    // its own maximum and never calls the state settled.
+    virtual std::optional<TimeMs> declared_latency_ms(WindowId) { return std::nullopt; }
+
     // --- virtual time ---
     virtual TimeMs now_ms() = 0;
     virtual void wait_ms(TimeMs ms) = 0;  // lets time pass: async effects land, users act

@@ -13,6 +13,8 @@ std::string_view to_string(ErrorKind k) {
         case ErrorKind::Exception: return "exception";
         case ErrorKind::WindowNotFound: return "window_not_found";
         case ErrorKind::Escalate: return "escalate";
+        case ErrorKind::ForegroundRefused: return "foreground_refused";
+        case ErrorKind::LaunchFailed: return "launch_failed";
     }
     return "?";
 }

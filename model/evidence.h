@@ -21,6 +21,8 @@ enum class ErrorKind : std::uint8_t {
     Exception,          // the delivery threw (F-6)
     WindowNotFound,     // the target window does not exist
     Escalate,           // B-3 / W-4: a dependency is still unknown after one observation
+    ForegroundRefused,  // F-1: refused twice, even after F24
+    LaunchFailed,       // F-8: no such app, or no new window appeared
 };
 std::string_view to_string(ErrorKind k);
 

@@ -1,0 +1,286 @@
+// Act and batch (SPEC P-1, E-2..E-6, V-9, D-3, B-1..B-4, F-5, F-6).
+#include <algorithm>
+#include <cassert>
+
+#include "model/guard.h"
+#include "model/tool.h"
+#include "model/tool_detail.h"
+
+namespace deskcheck {
+namespace {
+
+inline constexpr std::size_t settle_polls_max = 1000;
+
+struct Target {
+    ElementTree tree;
+    const ElementNode* node = nullptr;
+    std::uint32_t node_index = 0;
+};
+
+// E-1..E-3: resolves the request's ref on its target; an error when it cannot.
+std::optional<Error> resolve_target(Desktop& d, const RefTable& refs, const Request& r, Target& out) {
+    if (!r.ref) return std::nullopt;
+    const Locator* loc = refs.find(*r.ref);
+    if (loc == nullptr) return Error{ErrorKind::RefUnknown, "ref " + *r.ref + " is not in the table (take a new snapshot)"};
+    if (loc->window != r.target) {
+        return Error{ErrorKind::CrossWindowRef, "ref " + *r.ref + " belongs to window " + std::to_string(loc->window) +
+                                                    ", not to target " + std::to_string(r.target)};
+    }
+    out.tree = d.element_tree(r.target);
+    auto res = resolve(out.tree, *loc);
+    if (auto* e = std::get_if<Error>(&res)) return *e;
+    out.node_index = std::get<Resolved>(res).node;
+    out.node = &out.tree.nodes[out.node_index];
+    return std::nullopt;
+}
+
+// E-5: a coordinate action needs target + frame + point, and the point must hit the target (or a
+// popup it owns) on screen.
+std::optional<Error> check_coordinates(Desktop& d, const Request& r) {
+    if (!r.frame || !r.point) return Error{ErrorKind::BadRequest, "click_at needs target + frame + x/y"};
+    const auto hit = d.window_at(*r.point);
+    if (!hit) return Error{ErrorKind::TargetOccluded, "the point hits no window"};
+    if (*hit == r.target) return std::nullopt;
+    const auto info = d.window(*hit);
+    if (info && info->owner && *info->owner == r.target) return std::nullopt;
+    return Error{ErrorKind::TargetOccluded, "the point hits window " + std::to_string(*hit) + ", not the target"};
+}
+
+Input make_input(const Request& r, const detail::Plan& plan, const Target& t, const WindowInfo& w) {
+    Input in;
+    in.method = plan.method;
+    in.window = r.target;
+    if (t.node != nullptr) in.element = t.node->id;
+    in.step = r.step;
+    if (r.kind == RequestKind::Type) in.text = r.text;
+    if (r.kind == RequestKind::Hotkey) in.keys = r.keys;
+    if (r.kind == RequestKind::ClickAt && r.point) {
+        in.point = plan.method == DeliveryMethod::PostedClick ? physical_to_client(w, *r.point) : *r.point;
+    }
+    return in;
+}
+
+ForegroundEvidence held_evidence(const Borrow& b) {
+    ForegroundEvidence ev;
+    ev.unchanged = !b.borrowed;
+    ev.borrowed = b.borrowed;
+    if (b.borrowed) ev.by = "tool";
+    ev.held = b.borrowed;
+    if (b.borrowed) ev.prev = b.prev;
+    ev.waited_for_user_ms = b.waited_for_user_ms;
+    ev.retried_after_refusal = b.retried_after_refusal;
+    return ev;
+}
+
+}  // namespace
+
+Snapshot Tool::settle(WindowId w, ElementId e, const ActionFacts& facts, const Snapshot& before, bool& settled,
+                      TimeMs& waited) {
+    // D-3: poll until the app's declared latency bound has passed and two consecutive reads agree,
+    // at most settle_ms_max. A Confirmed state ends the wait early. Without a declared bound the
+    // state is never called settled, so `current` never says Absent on it.
+    const TimeMs t0 = desktop_.now_ms();
+    const auto bound = desktop_.declared_latency_ms(w);
+    Snapshot current = read_state(desktop_, w, e, facts.kind, facts.click_state);
+    bool stable = false;
+    settled = false;
+    for (std::size_t i = 0; i < settle_polls_max; ++i) {
+        const TimeMs elapsed = desktop_.now_ms() - t0;
+        if (bound && elapsed >= *bound && stable) {
+            settled = true;
+            break;
+        }
+        const auto j = judge(rules_, Situation{facts, before, current, Timing{false}});
+        if (j.verdict == Verdict::Confirmed || elapsed >= config_.settle_ms_max) break;
+        desktop_.wait_ms(config_.settle_poll_ms);
+        Snapshot next = read_state(desktop_, w, e, facts.kind, facts.click_state);
+        stable = next == current;
+        current = std::move(next);
+    }
+    waited = desktop_.now_ms() - t0;
+    return current;
+}
+
+StepReport Tool::run_step(const Request& r, Hold* hold) {
+    StepReport rep;
+    rep.request = r;
+    rep.index = r.step >= 0 ? static_cast<std::uint32_t>(r.step) : 0;
+    Evidence ev;
+    const auto fail = [&](Error e) {
+        rep.result = adapt(helper_error(std::move(e), ev));
+        return rep;
+    };
+    const auto win = desktop_.window(r.target);
+    if (!win) return fail(Error{ErrorKind::WindowNotFound, "no window " + std::to_string(r.target)});
+    if (r.kind == RequestKind::Click && !r.ref) {
+        return fail(Error{ErrorKind::BadRequest, "click needs a ref; use click_at with target + frame + x/y"});
+    }
+    Target t;
+    if (auto err = resolve_target(desktop_, refs_, r, t)) return fail(*err);
+    if (r.kind == RequestKind::ClickAt) {
+        if (auto err = check_coordinates(desktop_, r)) return fail(*err);  // nothing delivered (E-5)
+    }
+    rep.facts = detail::facts_of(r, t.node);
+    rep.kind = rep.facts.kind;
+    if (t.node != nullptr) rep.element = t.node->id;
+    ev.promise = rules_.promise_of(rep.facts);
+    const Snapshot before = t.node ? read_state(desktop_, r.target, t.node->id, rep.kind, rep.facts.click_state) : Snapshot{};
+    ev.before = before;
+    if (r.kind == RequestKind::Observe) {
+        ev.after = before;
+        rep.result = adapt(helper_result(Verdict::Unknown, ev));
+        return rep;
+    }
+    const detail::Plan plan = detail::choose_delivery(*win, t.node, r, rep.facts);
+    const GuardConfig gc = detail::guard_config(config_);
+    const WindowId front_before = desktop_.foreground();
+
+    // Foreground (F-1, F-5, F-7): borrow when the control needs it; a batch holds one borrow.
+    std::optional<Borrow> borrow_here;
+    if (plan.needs_foreground) {
+        const bool reuse = hold && hold->borrow && hold->borrow->target == r.target;
+        if (!reuse) {
+            auto b = borrow_foreground(desktop_, r.target, gc);
+            if (!b) return fail(Error{ErrorKind::ForegroundRefused, "the foreground request was refused twice (F24 retry)"});
+            if (hold) {
+                if (hold->borrow) b->prev = hold->borrow->prev;  // one give-back, to the first owner
+                else if (b->borrowed) ++hold->borrows;
+                hold->borrow = b;
+            } else {
+                borrow_here = b;
+            }
+        }
+    }
+    const auto give_back_now = [&]() {
+        if (borrow_here) return give_back(desktop_, *borrow_here);
+        if (hold && hold->borrow) {  // F-6: at once, not at the batch end
+            ForegroundEvidence fe = give_back(desktop_, *hold->borrow);
+            if (hold->borrow->borrowed) ++hold->give_backs;
+            hold->returned = fe;
+            hold->borrow.reset();
+            return fe;
+        }
+        return ForegroundEvidence{};
+    };
+
+    const Input input = make_input(r, plan, t, *win);
+    const Point cursor_before = desktop_.cursor();
+    ev.delivery = std::string(to_string(plan.method));
+    DeliveryStatus status = DeliveryStatus::Failed;
+    try {
+        status = desktop_.deliver(input);
+    } catch (const DesktopException& e) {
+        ev.foreground = give_back_now();
+        return fail(Error{ErrorKind::Exception, e.what()});
+    }
+    if (plan.method == DeliveryMethod::RealInput && input.point) desktop_.set_cursor(cursor_before);  // E-5
+    ev.delivered = status == DeliveryStatus::Delivered;
+    if (!ev.delivered) {
+        if (borrow_here) ev.foreground = give_back(desktop_, *borrow_here);
+        return fail(Error{ErrorKind::DeliveryFailed, "the desktop answered " + std::string(to_string(status))});
+    }
+
+    // Read after: `published` once, immediately; `current` settles (D-3).
+    Snapshot after;
+    bool settled = false;
+    if (t.node != nullptr && rep.kind != ActionKind::Unverifiable) {
+        if (rules_.settles) {
+            after = settle(r.target, t.node->id, rep.facts, before, settled, ev.settle_ms);
+        } else {
+            after = read_state(desktop_, r.target, t.node->id, rep.kind, rep.facts.click_state);
+        }
+    }
+    const Judgement j = judge(rules_, Situation{rep.facts, before, after, Timing{settled}});
+    ev.after = after;
+    ev.settled = settled;
+    ev.changes = changed_readings(before, after);
+    ev.rule = j.rule;
+    ev.checks_ran = j.checks_ran;
+    ev.checks_not_run = j.checks_not_run;
+
+    // Foreground after the action.
+    if (borrow_here) ev.foreground = give_back(desktop_, *borrow_here);
+    else if (hold && hold->borrow) ev.foreground = held_evidence(*hold->borrow);
+    else ev.foreground = watch_after_background_action(desktop_, r.target, front_before, gc);
+
+    // E-3: the element acted on and the focused element come back as refs.
+    if (t.node != nullptr) {
+        if (auto loc = locator_of(t.tree, t.node_index)) rep.element_ref = refs_.add(std::move(*loc));
+    }
+    if (const auto focus = desktop_.focused_element(r.target)) {
+        const ElementTree now = desktop_.element_tree(r.target);
+        for (std::uint32_t i = 0; i < now.nodes.size() && i < tree_nodes_max; ++i) {
+            if (now.nodes[i].id != *focus) continue;
+            if (auto loc = locator_of(now, i)) rep.focused_ref = refs_.add(std::move(*loc));
+            break;
+        }
+    }
+    rep.delivered = true;
+    rep.result = adapt(helper_result(j.verdict, ev));
+    return rep;
+}
+
+Verdict Tool::observe_dependency(const StepReport& dep) {
+    // B-3: observe the earlier step's effect once (a read), never re-send it.
+    if (!dep.element) return Verdict::Unknown;
+    const Snapshot after = read_state(desktop_, dep.request.target, *dep.element, dep.kind, dep.facts.click_state);
+    const Snapshot before = dep.result.evidence.before.value_or(Snapshot{});
+    return judge(rules_, Situation{dep.facts, before, after, Timing{false}}).verdict;
+}
+
+BatchReport Tool::batch(std::span<const Request> requests) {
+    BatchReport out;
+    Hold hold;
+    const std::size_t n = std::min(requests.size(), batch_steps_max);
+    for (std::size_t i = 0; i < n; ++i) {
+        Request r = requests[i];
+        if (r.step < 0) r.step = static_cast<std::int32_t>(i);
+        std::optional<Verdict> observed;
+        if (r.depends_on && *r.depends_on < out.steps.size()) {
+            const StepReport& dep = out.steps[*r.depends_on];
+            if (dep.result.verdict == Verdict::Unknown) {
+                observed = observe_dependency(dep);
+                if (*observed != Verdict::Confirmed) {
+                    StepReport s;
+                    s.index = static_cast<std::uint32_t>(i);
+                    s.request = r;
+                    s.dependency_observed = observed;
+                    s.result.ok = false;
+                    s.result.error = Error{ErrorKind::Escalate, "step " + std::to_string(*r.depends_on) +
+                                                                    " is still unknown after one observation"};
+                    out.steps.push_back(s);
+                    out.stopped_at = static_cast<std::uint32_t>(i);
+                    out.stop_error = s.result.error;
+                    out.escalated = true;
+                    break;
+                }
+            }
+        }
+        StepReport s = run_step(r, &hold);
+        s.index = static_cast<std::uint32_t>(i);
+        s.dependency_observed = observed;
+        const bool failed = !s.result.ok;  // Absent or an error (B-1); Unknown continues
+        out.steps.push_back(std::move(s));
+        if (failed) {
+            out.stopped_at = static_cast<std::uint32_t>(i);
+            out.stop_error = out.steps.back().result.error;
+            break;
+        }
+    }
+    // F-5: give the held foreground back exactly once, on every path.
+    if (hold.borrow) {
+        out.foreground = give_back(desktop_, *hold.borrow);
+        if (hold.borrow->borrowed) ++hold.give_backs;
+        hold.borrow.reset();
+    } else if (hold.returned) {
+        out.foreground = *hold.returned;
+    }
+    out.borrows = hold.borrows;
+    out.give_backs = hold.give_backs;
+    out.foreground_returned = out.give_backs == out.borrows;
+    assert(out.give_backs <= 1);
+    assert(out.borrows <= 1);
+    return out;
+}
+
+}  // namespace deskcheck

@@ -1,0 +1,118 @@
+#include "model/guard.h"
+
+#include <cassert>
+
+namespace deskcheck {
+namespace {
+
+inline constexpr std::size_t owner_chain_max = 64;
+inline constexpr std::size_t poll_iterations_max = 10'000;
+
+bool request_with_retry(Desktop& desktop, WindowId w, bool& retried) {
+    if (desktop.request_foreground(w) == ForegroundAnswer::Granted) return true;
+    Input f24;
+    f24.method = DeliveryMethod::RealInput;
+    f24.keys = "F24";  // no default function; Alt would open the menu bar (F-1)
+    (void)desktop.deliver(f24);
+    retried = true;
+    return desktop.request_foreground(w) == ForegroundAnswer::Granted;
+}
+
+// F-1: waits while the user's last input is younger than user_idle_ms, at most user_wait_ms_max.
+std::optional<TimeMs> wait_for_user(Desktop& desktop, const GuardConfig& config) {
+    const TimeMs start = desktop.now_ms();
+    for (std::size_t i = 0; i < poll_iterations_max; ++i) {
+        const TimeMs now = desktop.now_ms();
+        const TimeMs idle = now - desktop.last_input_ms();
+        const TimeMs waited = now - start;
+        if (idle >= config.user_idle_ms || waited >= config.user_wait_ms_max) break;
+        const TimeMs until_idle = config.user_idle_ms - idle;
+        const TimeMs until_limit = config.user_wait_ms_max - waited;
+        desktop.wait_ms(std::max<TimeMs>(1, std::min(until_idle, until_limit)));
+    }
+    const TimeMs waited = desktop.now_ms() - start;
+    if (waited == 0) return std::nullopt;
+    return waited;
+}
+
+}  // namespace
+
+bool related_to_target(Desktop& desktop, WindowId w, WindowId target) {
+    if (w == target) return true;
+    const auto tw = desktop.window(target);
+    auto info = desktop.window(w);
+    if (!tw || !info) return false;
+    if (info->pid == tw->pid) return true;
+    for (std::size_t i = 0; i < owner_chain_max && info && info->owner; ++i) {
+        if (*info->owner == target) return true;
+        info = desktop.window(*info->owner);
+    }
+    return false;
+}
+
+std::optional<Borrow> borrow_foreground(Desktop& desktop, WindowId target, const GuardConfig& config) {
+    Borrow b;
+    b.target = target;
+    b.prev = desktop.foreground();
+    if (b.prev == target) {
+        b.started_ms = desktop.now_ms();
+        return b;  // already in front: nothing borrowed
+    }
+    if (b.prev != no_window) b.prev_focus = desktop.focused_element(b.prev);
+    b.waited_for_user_ms = wait_for_user(desktop, config);
+    if (!request_with_retry(desktop, target, b.retried_after_refusal)) return std::nullopt;
+    b.borrowed = true;
+    b.started_ms = desktop.now_ms();
+    return b;
+}
+
+ForegroundEvidence give_back(Desktop& desktop, const Borrow& borrow) {
+    ForegroundEvidence ev;
+    ev.waited_for_user_ms = borrow.waited_for_user_ms;
+    ev.retried_after_refusal = borrow.retried_after_refusal;
+    if (!borrow.borrowed) return ev;  // {unchanged:true}
+    ev.unchanged = false;
+    ev.borrowed = true;
+    ev.by = "tool";
+    ev.duration_ms = desktop.now_ms() - borrow.started_ms;
+    const WindowId now_front = desktop.foreground();
+    if (now_front != borrow.target && !related_to_target(desktop, now_front, borrow.target)) {
+        ev.changed_by = "another-window";  // F-4: someone else took it; leave it alone
+        ev.restored = false;
+        return ev;
+    }
+    bool retried = false;
+    ev.restored = borrow.prev == no_window || request_with_retry(desktop, borrow.prev, retried);
+    ev.retried_after_refusal = ev.retried_after_refusal || retried;
+    return ev;
+}
+
+ForegroundEvidence watch_after_background_action(Desktop& desktop, WindowId target, WindowId before,
+                                                 const GuardConfig& config) {
+    ForegroundEvidence ev;
+    const TimeMs start = desktop.now_ms();
+    assert(config.app_watch_poll_ms > 0);
+    for (std::size_t i = 0; i < poll_iterations_max; ++i) {
+        const WindowId front = desktop.foreground();
+        if (front != before) {
+            if (!related_to_target(desktop, front, target)) {
+                ev.changed_by = "another-window";  // F-4
+                return ev;
+            }
+            const TimeMs taken_at = desktop.now_ms();
+            bool retried = false;
+            ev.unchanged = false;
+            ev.borrowed = true;
+            ev.by = "app";  // F-3: not a failure
+            ev.restored = before == no_window || request_with_retry(desktop, before, retried);
+            ev.retried_after_refusal = retried;
+            ev.duration_ms = desktop.now_ms() - taken_at;
+            return ev;
+        }
+        if (desktop.now_ms() - start >= config.app_watch_ms) break;
+        desktop.wait_ms(config.app_watch_poll_ms);
+    }
+    return ev;
+}
+
+}  // namespace deskcheck

@@ -1,0 +1,45 @@
+// The foreground guard (SPEC F-1..F-4): borrow the foreground and give it back.
+#pragma once
+
+#include <optional>
+
+#include "model/desktop.h"
+#include "model/evidence.h"
+
+namespace deskcheck {
+
+struct GuardConfig {
+    TimeMs user_idle_ms = 700;
+    TimeMs user_wait_ms_max = 3000;
+    TimeMs app_watch_ms = 350;
+    TimeMs app_watch_poll_ms = 50;
+};
+
+struct Borrow {
+    bool borrowed = false;        // false: the target was already in front (nothing to give back)
+    WindowId prev = no_window;    // before.foreground
+    std::optional<ElementId> prev_focus;  // before.focused control of its thread
+    WindowId target = no_window;
+    TimeMs started_ms = 0;
+    std::optional<TimeMs> waited_for_user_ms;
+    bool retried_after_refusal = false;
+};
+
+// F-1: record before; wait for the user to pause (<= user_wait_ms_max, then go ahead); request the
+// foreground; if refused, press F24 (no default function) to become the last-input process and
+// retry once. nullopt when refused twice.
+std::optional<Borrow> borrow_foreground(Desktop& desktop, WindowId target, const GuardConfig& config);
+
+// Gives the foreground back to borrow.prev. F-4: when the foreground is now a window unrelated to
+// the target, it is left alone and reported (changed_by "another-window").
+ForegroundEvidence give_back(Desktop& desktop, const Borrow& borrow);
+
+// F-3: after a background action, watch for the app taking the foreground (target, same process,
+// or a popup the target owns); give it back and record by:"app". Unrelated changes are reported.
+ForegroundEvidence watch_after_background_action(Desktop& desktop, WindowId target, WindowId before,
+                                                 const GuardConfig& config);
+
+// True when `w` is the target, a window of the target's process, or owned (transitively) by it.
+bool related_to_target(Desktop& desktop, WindowId w, WindowId target);
+
+}  // namespace deskcheck

@@ -1,0 +1,183 @@
+#include "model/tool.h"
+
+#include <algorithm>
+#include <cassert>
+#include <set>
+
+#include "model/guard.h"
+#include "model/tool_detail.h"
+
+namespace deskcheck {
+
+std::string_view to_string(RequestKind k) {
+    switch (k) {
+        case RequestKind::Type: return "type";
+        case RequestKind::Hotkey: return "hotkey";
+        case RequestKind::Click: return "click";
+        case RequestKind::ClickAt: return "click_at";
+        case RequestKind::Observe: return "observe";
+    }
+    return "?";
+}
+
+
+namespace detail {
+
+GuardConfig guard_config(const ToolConfig& c) {
+    return GuardConfig{c.user_idle_ms, c.user_wait_ms_max, c.app_watch_ms, c.app_watch_poll_ms};
+}
+
+ClickState click_state_of_role(const std::string& role) {
+    if (role == "CheckBox" || role == "ToggleButton" || role == "Toggle") return ClickState::Toggle;
+    if (role == "TreeItem" || role == "Expander" || role == "Group.Expander") return ClickState::Expand;
+    if (role == "ListItem" || role == "TabItem" || role == "RadioButton") return ClickState::Select;
+    return ClickState::None;
+}
+
+ActionFacts facts_of(const Request& r, const ElementNode* node) {
+    ActionFacts f;
+    switch (r.kind) {
+        case RequestKind::Type:
+            f.text = r.text;
+            if (node == nullptr) f.kind = ActionKind::Unverifiable;  // V-8: type without a ref
+            else f.kind = has_navigation_keys(r.text) ? ActionKind::TypeWithNavigation : ActionKind::TypeText;
+            break;
+        case RequestKind::Hotkey:
+            if (node == nullptr) f.kind = ActionKind::Unverifiable;
+            else if (is_select_all_chord(r.keys)) f.kind = ActionKind::SelectAll;
+            else {
+                f.kind = ActionKind::Hotkey;
+                f.intent = hotkey_intent(r.keys);
+            }
+            break;
+        case RequestKind::Click:
+            f.click_state = node ? click_state_of_role(node->role) : ClickState::None;
+            f.kind = f.click_state == ClickState::None ? ActionKind::Unverifiable : ActionKind::ClickStateful;
+            break;
+        case RequestKind::ClickAt:
+        case RequestKind::Observe:
+            f.kind = ActionKind::Unverifiable;
+            break;
+    }
+    return f;
+}
+
+namespace {
+bool classic_button(const ElementNode& n) { return n.own_handle && n.class_name == "Button"; }
+bool classic_edit(const ElementNode& n) { return n.own_handle && n.class_name == "Edit"; }
+}  // namespace
+
+// E-4: delivery is chosen per control — own handle, framework, window class — not by the caller.
+Plan choose_delivery(const WindowInfo& w, const ElementNode* node, const Request& r, const ActionFacts& f) {
+    const bool wpf = w.framework == Framework::Wpf;  // F-7: ignores posted input while inactive
+    switch (r.kind) {
+        case RequestKind::Type:
+            if (node && classic_edit(*node) && !wpf) return {DeliveryMethod::EditMessage, false};
+            return {DeliveryMethod::PostedKeys, wpf};
+        case RequestKind::Hotkey:
+            if (f.kind == ActionKind::SelectAll && node && classic_edit(*node) && !wpf) return {DeliveryMethod::EditMessage, false};
+            return {DeliveryMethod::PostedKeys, wpf};
+        case RequestKind::Click:
+            if (node && classic_button(*node)) return {DeliveryMethod::ClickMessage, false};
+            switch (f.click_state) {
+                case ClickState::Toggle: return {DeliveryMethod::UiaToggle, wpf};
+                case ClickState::Expand: return {DeliveryMethod::UiaExpand, wpf};
+                case ClickState::Select: return {DeliveryMethod::UiaSelect, wpf};
+                case ClickState::None: return {DeliveryMethod::UiaInvoke, wpf};
+            }
+            return {DeliveryMethod::UiaInvoke, wpf};
+        case RequestKind::ClickAt:
+            // A real click on a WPF window needs the foreground; others take a posted click.
+            if (wpf) return {DeliveryMethod::RealInput, true};
+            return {DeliveryMethod::PostedClick, false};
+        case RequestKind::Observe:
+            return {DeliveryMethod::PostedKeys, false};
+    }
+    return {DeliveryMethod::PostedKeys, false};
+}
+
+}  // namespace detail
+using namespace detail;
+
+Snapshot read_state(Desktop& d, WindowId w, ElementId e, ActionKind kind, ClickState state) {
+    Snapshot s;
+    switch (kind) {
+        case ActionKind::SelectAll:
+        case ActionKind::Hotkey:
+        case ActionKind::TypeText:
+        case ActionKind::TypeWithNavigation:
+            s.value = d.read_value(w, e);
+            s.selection = d.read_selection(w, e);
+            if (kind == ActionKind::Hotkey) s.dirty = d.read_dirty(w);
+            break;
+        case ActionKind::ClickStateful:
+            if (state == ClickState::Toggle) s.toggled = d.read_toggled(w, e);
+            if (state == ClickState::Expand) s.expanded = d.read_expanded(w, e);
+            if (state == ClickState::Select) s.selected = d.read_selected(w, e);
+            break;
+        case ActionKind::Unverifiable:
+            break;
+    }
+    return s;
+}
+
+Point physical_to_client(const WindowInfo& w, Point p) {
+    // E-6: an unaware window lives in a stretched logical space: scale by window DPI / monitor DPI.
+    const std::int64_t dx = static_cast<std::int64_t>(p.x) - w.bounds.left;
+    const std::int64_t dy = static_cast<std::int64_t>(p.y) - w.bounds.top;
+    const std::int64_t num = w.window_dpi == 0 ? 96 : w.window_dpi;
+    const std::int64_t den = w.monitor_dpi == 0 ? 96 : w.monitor_dpi;
+    return Point{static_cast<std::int32_t>(dx * num / den), static_cast<std::int32_t>(dy * num / den)};
+}
+
+Tool::Tool(Desktop& desktop, const RuleSet& rules, ToolConfig config)
+    : desktop_(desktop), rules_(rules), config_(config) {}
+
+SnapshotReport Tool::snapshot(WindowId window) {
+    SnapshotReport out;
+    out.window = window;
+    const ElementTree tree = desktop_.element_tree(window);
+    for (std::uint32_t i = 0; i < tree.nodes.size() && i < tree_nodes_max; ++i) {
+        auto loc = locator_of(tree, i);
+        if (!loc) continue;
+        const ElementNode& n = tree.nodes[i];
+        out.elements.push_back(ElementRef{refs_.add(std::move(*loc)), n.role, n.name, n.automation_id});
+    }
+    return out;
+}
+
+Snapshot Tool::observe(WindowId window, ElementId element, ActionKind kind, ClickState state) {
+    return read_state(desktop_, window, element, kind, state);
+}
+
+ToolResult Tool::act(const Request& request) { return run_step(request, nullptr).result; }
+StepReport Tool::act_step(const Request& request) { return run_step(request, nullptr); }
+
+LaunchReport Tool::launch(std::string_view app) {
+    LaunchReport out;
+    const WindowId before_front = desktop_.foreground();
+    std::set<WindowId> before;
+    for (const auto& w : desktop_.top_level_windows()) before.insert(w.id);
+    const auto pid = desktop_.launch(app);  // F-8: started without activation
+    if (!pid) {
+        out.error = Error{ErrorKind::LaunchFailed, "no app named '" + std::string(app) + "'"};
+        return out;
+    }
+    // Claim the new window by diffing top-level windows; prefer the new process.
+    std::optional<WindowId> claimed;
+    for (const auto& w : desktop_.top_level_windows()) {
+        if (before.count(w.id) != 0) continue;
+        if (!claimed || w.pid == *pid) claimed = w.id;
+        if (w.pid == *pid) break;
+    }
+    if (!claimed) {
+        out.error = Error{ErrorKind::LaunchFailed, "no new window appeared for '" + std::string(app) + "'"};
+        return out;
+    }
+    out.ok = true;
+    out.window = claimed;
+    out.foreground = watch_after_background_action(desktop_, *claimed, before_front, guard_config(config_));
+    return out;
+}
+
+}  // namespace deskcheck

@@ -1,0 +1,124 @@
+// The tool: act, foreground guard, batch (SPEC P-1, E-1..E-6, F-1..F-8, B-1..B-4, D-3).
+// Talks to a desktop only through the Desktop port.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "model/desktop.h"
+#include "model/evidence.h"
+#include "model/locator.h"
+#include "model/protocol.h"
+#include "model/verdict.h"
+
+namespace deskcheck {
+
+// Every wait and watch is a named, bounded constant (DESIGN "Bounded everything").
+struct ToolConfig {
+    TimeMs user_idle_ms = 700;        // F-1: the user counts as busy when the last input is younger
+    TimeMs user_wait_ms_max = 3000;   // F-1: then go ahead anyway (not a failure)
+    TimeMs app_watch_ms = 350;        // F-3: watch after a background action
+    TimeMs app_watch_poll_ms = 50;
+    TimeMs settle_poll_ms = 50;       // D-3: `current` polls the state after an action...
+    TimeMs settle_ms_max = 1000;      // ...for at most this long
+    TimeMs reconcile_wait_ms = 2000;  // W-4: how long to wait before the reconciling read
+};
+inline constexpr std::size_t batch_steps_max = 64;
+
+enum class RequestKind : std::uint8_t { Type, Hotkey, Click, ClickAt, Observe };
+std::string_view to_string(RequestKind k);
+
+// One action as the agent asks for it.
+struct Request {
+    RequestKind kind = RequestKind::Type;
+    WindowId target = no_window;
+    std::optional<std::string> ref;       // element ref from a snapshot (none: V-8 for type)
+    std::string text;                     // Type
+    std::string keys;                     // Hotkey
+    std::optional<std::string> frame;     // ClickAt: required with the point (E-5)
+    std::optional<Point> point;           // ClickAt: physical screen pixels (E-6)
+    std::optional<std::uint32_t> depends_on;  // B-3: index of an earlier batch step
+    std::int32_t step = -1;               // correlation id handed to the desktop
+};
+
+struct StepReport {
+    std::uint32_t index = 0;
+    Request request;
+    ToolResult result;
+    ActionKind kind = ActionKind::Unverifiable;  // how the verdict rules saw the action
+    ActionFacts facts;                           // the action as judged (B-3 re-judges it)
+    std::optional<ElementId> element;            // the resolved element, when the action had a ref
+    bool delivered = false;
+    std::optional<std::string> element_ref;  // E-3: the acted-on element, registered as a ref
+    std::optional<std::string> focused_ref;  // E-3: the focused element after the action
+    // B-3: the observation made for this step's dependency, when the dependency was Unknown.
+    std::optional<Verdict> dependency_observed;
+};
+
+struct BatchReport {
+    std::vector<StepReport> steps;
+    std::optional<std::uint32_t> stopped_at;   // B-1: the step that stopped the batch
+    std::optional<Error> stop_error;
+    std::uint32_t borrows = 0;                 // F-5: at most one per batch
+    std::uint32_t give_backs = 0;
+    bool foreground_returned = false;          // F-5: the batch gave the foreground back
+    bool escalated = false;                    // B-3: a dependency stayed unknown after one observation
+    ForegroundEvidence foreground;
+};
+
+struct SnapshotReport {
+    WindowId window = no_window;
+    std::vector<ElementRef> elements;  // never locators (E-1)
+};
+
+struct LaunchReport {
+    bool ok = false;
+    std::optional<WindowId> window;  // the claimed new window (F-8)
+    std::optional<Error> error;
+    ForegroundEvidence foreground;
+};
+
+class Tool {
+public:
+    Tool(Desktop& desktop, const RuleSet& rules, ToolConfig config = {});
+
+    // E-1: registers a ref for every element of the window's tree.
+    SnapshotReport snapshot(WindowId window);
+    // A single action outside a batch: never keeps the foreground (F-5).
+    ToolResult act(const Request& request);
+    StepReport act_step(const Request& request);
+    // B-1..B-4, F-5, F-6.
+    BatchReport batch(std::span<const Request> requests);
+    // F-8: start without activation, claim the new window, give the foreground back if taken.
+    LaunchReport launch(std::string_view app);
+    // W-4: one read of an element's current state (no delivery).
+    Snapshot observe(WindowId window, ElementId element, ActionKind kind, ClickState state);
+
+    RefTable& refs() { return refs_; }
+    const RuleSet& rules() const { return rules_; }
+    const ToolConfig& config() const { return config_; }
+    Desktop& desktop() { return desktop_; }
+
+private:
+    struct Hold;
+    StepReport run_step(const Request& request, Hold* hold);
+    Snapshot settle(WindowId w, ElementId e, const ActionFacts& facts, const Snapshot& before, bool& settled,
+                    TimeMs& waited);
+    Verdict observe_dependency(const StepReport& dependency);
+
+    Desktop& desktop_;
+    const RuleSet& rules_;
+    ToolConfig config_;
+    RefTable refs_;
+};
+
+// Reads the state an action of `kind` is judged on (V-2: each reading independently optional).
+Snapshot read_state(Desktop& desktop, WindowId window, ElementId element, ActionKind kind, ClickState state);
+
+// E-6: a physical screen point to the client point an (unaware / system-aware) window expects.
+Point physical_to_client(const WindowInfo& window, Point physical);
+
+}  // namespace deskcheck

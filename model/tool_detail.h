@@ -1,0 +1,29 @@
+// Internal to model/tool*.cpp: the pieces of act shared between files.
+#pragma once
+
+#include "model/guard.h"
+#include "model/tool.h"
+
+namespace deskcheck {
+// The batch's held borrow (F-5): the first step that borrows keeps the window in front.
+struct Tool::Hold {
+    std::optional<Borrow> borrow;
+    std::uint32_t borrows = 0;
+    std::uint32_t give_backs = 0;
+    std::optional<ForegroundEvidence> returned;  // set when given back early (F-6)
+};
+}  // namespace deskcheck
+
+namespace deskcheck::detail {
+
+struct Plan {
+    DeliveryMethod method = DeliveryMethod::PostedKeys;
+    bool needs_foreground = false;
+};
+
+GuardConfig guard_config(const ToolConfig& c);
+ClickState click_state_of_role(const std::string& role);
+ActionFacts facts_of(const Request& r, const ElementNode* node);
+Plan choose_delivery(const WindowInfo& w, const ElementNode* node, const Request& r, const ActionFacts& f);
+
+}  // namespace deskcheck::detail

@@ -1,0 +1,102 @@
+#include "model/write.h"
+
+#include <cassert>
+
+namespace deskcheck {
+
+std::string_view to_string(WriteOutcome o) {
+    switch (o) {
+        case WriteOutcome::Done: return "done";
+        case WriteOutcome::NotDone: return "not_done";
+        case WriteOutcome::Unknown: return "unknown";
+    }
+    return "?";
+}
+
+std::size_t occurrences(const std::string& hay, const std::string& needle) {
+    if (needle.empty()) return 0;
+    std::size_t count = 0;
+    for (std::size_t pos = hay.find(needle); pos != std::string::npos; pos = hay.find(needle, pos + needle.size())) {
+        ++count;
+    }
+    return count;
+}
+
+WriteOutcome classify_write(const std::optional<std::string>& before, const std::optional<std::string>& after,
+                            const std::string& expect_text, bool settled, std::vector<Check>& ran,
+                            std::vector<SkippedCheck>& not_run) {
+    if (!before) not_run.push_back({"write.count_before", "verify reading unreadable before"});
+    if (!after) not_run.push_back({"write.count_after", "verify reading unreadable after"});
+    if (!before || !after) return WriteOutcome::Unknown;
+    const auto n_before = occurrences(*before, expect_text);
+    const auto n_after = occurrences(*after, expect_text);
+    const bool one_more = n_after > n_before;
+    ran.push_back({"write.one_more_occurrence", one_more});
+    if (one_more) return WriteOutcome::Done;
+    if (!settled) {
+        not_run.push_back({"write.absence_settled", "read before the app's latency bound (D-3)"});
+        return WriteOutcome::Unknown;
+    }
+    ran.push_back({"write.absence_settled", true});
+    return WriteOutcome::NotDone;
+}
+
+namespace {
+
+std::optional<std::string> read_verify(Tool& tool, const WriteSpec& spec, std::vector<SkippedCheck>& not_run) {
+    const Locator* loc = tool.refs().find(spec.verify_ref);
+    if (loc == nullptr || loc->window != spec.verify_window) {
+        not_run.push_back({"write.read", "verify ref " + spec.verify_ref + " unknown or bound to another window"});
+        return std::nullopt;
+    }
+    auto res = resolve(tool.desktop().element_tree(spec.verify_window), *loc);
+    if (std::holds_alternative<Error>(res)) {
+        not_run.push_back({"write.read", std::get<Error>(res).detail});
+        return std::nullopt;
+    }
+    return tool.desktop().read_value(spec.verify_window, std::get<Resolved>(res).element);
+}
+
+// `published` trusts one immediate read, as the seed's classify(before, after) did (debt D-3);
+// `current` calls an absence evidence only once the app's declared latency bound has passed.
+bool past_latency_bound(Tool& tool, WindowId w, TimeMs since) {
+    if (!tool.rules().settles) return true;
+    const auto bound = tool.desktop().declared_latency_ms(w);
+    return bound.has_value() && tool.desktop().now_ms() - since >= *bound;
+}
+
+}  // namespace
+
+WriteReport write_once(Tool& tool, const WriteSpec& spec) {
+    WriteReport rep;
+    rep.before = read_verify(tool, spec, rep.checks_not_run);
+    const TimeMs sent_at = tool.desktop().now_ms();
+    rep.act = tool.act(spec.action);  // the only time the write is sent
+    if (rep.act.error) {
+        // Delivered or not? An error before delivery is a clean not_done; after, unknown.
+        rep.outcome = rep.act.evidence.delivered ? WriteOutcome::Unknown : WriteOutcome::NotDone;
+        rep.checks_ran.push_back({"write.delivered", rep.act.evidence.delivered});
+        rep.escalate = rep.outcome == WriteOutcome::Unknown;
+        return rep;
+    }
+    rep.after = read_verify(tool, spec, rep.checks_not_run);
+    rep.outcome = classify_write(rep.before, rep.after, spec.expect_text,
+                                 past_latency_bound(tool, spec.verify_window, sent_at), rep.checks_ran, rep.checks_not_run);
+    if (rep.outcome != WriteOutcome::Unknown) return rep;
+    // W-4: reconcile by reading the current state, once, after a bounded wait.
+    tool.desktop().wait_ms(tool.config().reconcile_wait_ms);
+    rep.reconciled = read_verify(tool, spec, rep.checks_not_run);
+    rep.reconciled_by_reading = true;
+    rep.outcome = classify_write(rep.before, rep.reconciled, spec.expect_text,
+                                 past_latency_bound(tool, spec.verify_window, sent_at), rep.checks_ran, rep.checks_not_run);
+    rep.escalate = rep.outcome == WriteOutcome::Unknown;
+    return rep;
+}
+
+bool may_retry(const WriteReport& report, const WriteSpec& spec) {
+    if (report.outcome == WriteOutcome::Done) return false;
+    if (report.outcome == WriteOutcome::NotDone) return true;
+    return spec.idempotent || spec.idempotency_key.has_value();  // W-2
+}
+
+}  // namespace deskcheck

@@ -1,0 +1,58 @@
+// Write operations and reconciliation (SPEC W-1..W-5).
+//
+//   before = read; write; verify; if unknown: wait, after = read; classify(before, after)
+//
+// done = evidence the effect exists; not_done = evidence it does not; unknown = the checks cannot
+// tell. Unknown carries the checks that ran, those that could not and why (W-3). Doubt is resolved
+// by reading, never by repeating the write (W-4); a write that stays unknown escalates.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/tool.h"
+
+namespace deskcheck {
+
+enum class WriteOutcome : std::uint8_t { Done, NotDone, Unknown };
+std::string_view to_string(WriteOutcome o);
+
+struct WriteSpec {
+    Request action;                   // the write itself (a click on "post", a submit, ...)
+    WindowId verify_window = no_window;
+    std::string verify_ref;           // the element whose value shows the effect (a feed, a list)
+    std::string expect_text;          // the effect: one more occurrence of this text
+    bool idempotent = false;
+    std::optional<std::string> idempotency_key;  // W-2: makes a repeat harmless
+};
+
+struct WriteReport {
+    WriteOutcome outcome = WriteOutcome::Unknown;
+    ToolResult act;                         // the tool's answer for the write action
+    std::optional<std::string> before;      // the verify reading before (nullopt: unreadable)
+    std::optional<std::string> after;       // right after the write (after the tool's settle)
+    std::optional<std::string> reconciled;  // the reconciling read, when the first was unknown
+    bool reconciled_by_reading = false;
+    bool escalate = false;                  // still unknown after reconciliation: stop, ask a person
+    std::vector<Check> checks_ran;
+    std::vector<SkippedCheck> checks_not_run;
+};
+
+// Counts non-overlapping occurrences of `needle` in `hay` (needle non-empty).
+std::size_t occurrences(const std::string& hay, const std::string& needle);
+
+// W-1: classifies one (before, after) pair of the verify reading. `settled`: the after-read was
+// taken once the app's latency bound had passed (D-3): without it, no not_done.
+WriteOutcome classify_write(const std::optional<std::string>& before, const std::optional<std::string>& after,
+                            const std::string& expect_text, bool settled, std::vector<Check>& ran,
+                            std::vector<SkippedCheck>& not_run);
+
+// Runs the write once and reconciles by reading (W-4). Never sends the write twice.
+WriteReport write_once(Tool& tool, const WriteSpec& spec);
+
+// W-2: may an agent retry this write? Only on a confirmed not_done, or with an idempotency key.
+bool may_retry(const WriteReport& report, const WriteSpec& spec);
+
+}  // namespace deskcheck
