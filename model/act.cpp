@@ -18,11 +18,11 @@ struct Target {
 };
 
 // E-1..E-3: resolves the request's ref on its target; an error when it cannot.
-std::optional<Error> resolve_target(Desktop& d, const RefTable& refs, const Request& r, Target& out) {
+std::optional<Error> resolve_target(Desktop& d, const RefTable& refs, const Request& r, Target& out, Mutation m) {
     if (!r.ref) return std::nullopt;
     const Locator* loc = refs.find(*r.ref);
     if (loc == nullptr) return Error{ErrorKind::RefUnknown, "ref " + *r.ref + " is not in the table (take a new snapshot)"};
-    if (loc->window != r.target) {
+    if (loc->window != r.target && m != Mutation::IgnoreWindowBinding) {
         return Error{ErrorKind::CrossWindowRef, "ref " + *r.ref + " belongs to window " + std::to_string(loc->window) +
                                                     ", not to target " + std::to_string(r.target)};
     }
@@ -36,8 +36,9 @@ std::optional<Error> resolve_target(Desktop& d, const RefTable& refs, const Requ
 
 // E-5: a coordinate action needs target + frame + point, and the point must hit the target (or a
 // popup it owns) on screen.
-std::optional<Error> check_coordinates(Desktop& d, const Request& r) {
+std::optional<Error> check_coordinates(Desktop& d, const Request& r, Mutation m) {
     if (!r.frame || !r.point) return Error{ErrorKind::BadRequest, "click_at needs target + frame + x/y"};
+    if (m == Mutation::ClickWithoutHitTest) return std::nullopt;
     const auto hit = d.window_at(*r.point);
     if (!hit) return Error{ErrorKind::TargetOccluded, "the point hits no window"};
     if (*hit == r.target) return std::nullopt;
@@ -46,7 +47,7 @@ std::optional<Error> check_coordinates(Desktop& d, const Request& r) {
     return Error{ErrorKind::TargetOccluded, "the point hits window " + std::to_string(*hit) + ", not the target"};
 }
 
-Input make_input(const Request& r, const detail::Plan& plan, const Target& t, const WindowInfo& w) {
+Input make_input(const Request& r, const detail::Plan& plan, const Target& t, const WindowInfo& w, Mutation m) {
     Input in;
     in.method = plan.method;
     in.window = r.target;
@@ -55,7 +56,7 @@ Input make_input(const Request& r, const detail::Plan& plan, const Target& t, co
     if (r.kind == RequestKind::Type) in.text = r.text;
     if (r.kind == RequestKind::Hotkey) in.keys = r.keys;
     if (r.kind == RequestKind::ClickAt && r.point) {
-        in.point = plan.method == DeliveryMethod::PostedClick ? physical_to_client(w, *r.point) : *r.point;
+        in.point = plan.method == DeliveryMethod::PostedClick ? physical_to_client(w, *r.point, m) : *r.point;
     }
     return in;
 }
@@ -81,7 +82,8 @@ Snapshot Tool::settle(WindowId w, ElementId e, const ActionFacts& facts, const S
     // state is never called settled, so `current` never says Absent on it.
     const TimeMs t0 = desktop_.now_ms();
     const auto bound = desktop_.declared_latency_ms(w);
-    Snapshot current = read_state(desktop_, w, e, facts.kind, facts.click_state);
+    const Mutation m = config_.mutation;
+    Snapshot current = read_state(desktop_, w, e, facts.kind, facts.click_state, m);
     bool stable = false;
     settled = false;
     for (std::size_t i = 0; i < settle_polls_max; ++i) {
@@ -93,7 +95,7 @@ Snapshot Tool::settle(WindowId w, ElementId e, const ActionFacts& facts, const S
         const auto j = judge(rules_, Situation{facts, before, current, Timing{false}});
         if (j.verdict == Verdict::Confirmed || elapsed >= config_.settle_ms_max) break;
         desktop_.wait_ms(config_.settle_poll_ms);
-        Snapshot next = read_state(desktop_, w, e, facts.kind, facts.click_state);
+        Snapshot next = read_state(desktop_, w, e, facts.kind, facts.click_state, m);
         stable = next == current;
         current = std::move(next);
     }
@@ -102,6 +104,13 @@ Snapshot Tool::settle(WindowId w, ElementId e, const ActionFacts& facts, const S
 }
 
 StepReport Tool::run_step(const Request& r, Hold* hold) {
+    if (observer_ != nullptr) observer_->step_begins(r);
+    StepReport rep = run_step_inner(r, hold);
+    if (observer_ != nullptr) observer_->step_ends(rep);
+    return rep;
+}
+
+StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
     StepReport rep;
     rep.request = r;
     rep.index = r.step >= 0 ? static_cast<std::uint32_t>(r.step) : 0;
@@ -116,15 +125,16 @@ StepReport Tool::run_step(const Request& r, Hold* hold) {
         return fail(Error{ErrorKind::BadRequest, "click needs a ref; use click_at with target + frame + x/y"});
     }
     Target t;
-    if (auto err = resolve_target(desktop_, refs_, r, t)) return fail(*err);
+    const Mutation m = config_.mutation;
+    if (auto err = resolve_target(desktop_, refs_, r, t, m)) return fail(*err);
     if (r.kind == RequestKind::ClickAt) {
-        if (auto err = check_coordinates(desktop_, r)) return fail(*err);  // nothing delivered (E-5)
+        if (auto err = check_coordinates(desktop_, r, m)) return fail(*err);  // nothing delivered (E-5)
     }
     rep.facts = detail::facts_of(r, t.node);
     rep.kind = rep.facts.kind;
     if (t.node != nullptr) rep.element = t.node->id;
     ev.promise = rules_.promise_of(rep.facts);
-    const Snapshot before = t.node ? read_state(desktop_, r.target, t.node->id, rep.kind, rep.facts.click_state) : Snapshot{};
+    const Snapshot before = t.node ? read_state(desktop_, r.target, t.node->id, rep.kind, rep.facts.click_state, m) : Snapshot{};
     ev.before = before;
     if (r.kind == RequestKind::Observe) {
         ev.after = before;
@@ -151,10 +161,12 @@ StepReport Tool::run_step(const Request& r, Hold* hold) {
             }
         }
     }
+    const bool gives_back_on_failure = m != Mutation::NoGiveBackOnFailure;
     const auto give_back_now = [&]() {
-        if (borrow_here) return give_back(desktop_, *borrow_here);
+        if (!gives_back_on_failure) return ForegroundEvidence{};
+        if (borrow_here) return give_back(desktop_, *borrow_here, gc);
         if (hold && hold->borrow) {  // F-6: at once, not at the batch end
-            ForegroundEvidence fe = give_back(desktop_, *hold->borrow);
+            ForegroundEvidence fe = give_back(desktop_, *hold->borrow, gc);
             if (hold->borrow->borrowed) ++hold->give_backs;
             hold->returned = fe;
             hold->borrow.reset();
@@ -163,7 +175,7 @@ StepReport Tool::run_step(const Request& r, Hold* hold) {
         return ForegroundEvidence{};
     };
 
-    const Input input = make_input(r, plan, t, *win);
+    const Input input = make_input(r, plan, t, *win, m);
     const Point cursor_before = desktop_.cursor();
     ev.delivery = std::string(to_string(plan.method));
     DeliveryStatus status = DeliveryStatus::Failed;
@@ -176,7 +188,7 @@ StepReport Tool::run_step(const Request& r, Hold* hold) {
     if (plan.method == DeliveryMethod::RealInput && input.point) desktop_.set_cursor(cursor_before);  // E-5
     ev.delivered = status == DeliveryStatus::Delivered;
     if (!ev.delivered) {
-        if (borrow_here) ev.foreground = give_back(desktop_, *borrow_here);
+        if (borrow_here && gives_back_on_failure) ev.foreground = give_back(desktop_, *borrow_here, gc);
         return fail(Error{ErrorKind::DeliveryFailed, "the desktop answered " + std::string(to_string(status))});
     }
 
@@ -187,7 +199,7 @@ StepReport Tool::run_step(const Request& r, Hold* hold) {
         if (rules_.settles) {
             after = settle(r.target, t.node->id, rep.facts, before, settled, ev.settle_ms);
         } else {
-            after = read_state(desktop_, r.target, t.node->id, rep.kind, rep.facts.click_state);
+            after = read_state(desktop_, r.target, t.node->id, rep.kind, rep.facts.click_state, m);
         }
     }
     const Judgement j = judge(rules_, Situation{rep.facts, before, after, Timing{settled}});
@@ -199,7 +211,7 @@ StepReport Tool::run_step(const Request& r, Hold* hold) {
     ev.checks_not_run = j.checks_not_run;
 
     // Foreground after the action.
-    if (borrow_here) ev.foreground = give_back(desktop_, *borrow_here);
+    if (borrow_here) ev.foreground = give_back(desktop_, *borrow_here, gc);
     else if (hold && hold->borrow) ev.foreground = held_evidence(*hold->borrow);
     else ev.foreground = watch_after_background_action(desktop_, r.target, front_before, gc);
 
@@ -257,6 +269,9 @@ BatchReport Tool::batch(std::span<const Request> requests) {
             }
         }
         StepReport s = run_step(r, &hold);
+        if (config_.mutation == Mutation::RetryUnknownOnce && s.result.verdict == Verdict::Unknown) {
+            s = run_step(r, &hold);  // the bug B-2 forbids: re-sending an Unknown step
+        }
         s.index = static_cast<std::uint32_t>(i);
         s.dependency_observed = observed;
         const bool failed = !s.result.ok;  // Absent or an error (B-1); Unknown continues
@@ -268,8 +283,9 @@ BatchReport Tool::batch(std::span<const Request> requests) {
         }
     }
     // F-5: give the held foreground back exactly once, on every path.
-    if (hold.borrow) {
-        out.foreground = give_back(desktop_, *hold.borrow);
+    const bool skip_give_back = config_.mutation == Mutation::NoGiveBackOnFailure && out.stopped_at.has_value();
+    if (hold.borrow && !skip_give_back) {
+        out.foreground = give_back(desktop_, *hold.borrow, detail::guard_config(config_));
         if (hold.borrow->borrowed) ++hold.give_backs;
         hold.borrow.reset();
     } else if (hold.returned) {
@@ -278,8 +294,9 @@ BatchReport Tool::batch(std::span<const Request> requests) {
     out.borrows = hold.borrows;
     out.give_backs = hold.give_backs;
     out.foreground_returned = out.give_backs == out.borrows;
-    assert(out.give_backs <= 1);
+    assert(out.give_backs <= 1 || config_.mutation != Mutation::None);
     assert(out.borrows <= 1);
+    if (observer_ != nullptr) observer_->batch_ends(out);
     return out;
 }
 

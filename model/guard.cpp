@@ -66,7 +66,7 @@ std::optional<Borrow> borrow_foreground(Desktop& desktop, WindowId target, const
     return b;
 }
 
-ForegroundEvidence give_back(Desktop& desktop, const Borrow& borrow) {
+ForegroundEvidence give_back(Desktop& desktop, const Borrow& borrow, const GuardConfig& config) {
     ForegroundEvidence ev;
     ev.waited_for_user_ms = borrow.waited_for_user_ms;
     ev.retried_after_refusal = borrow.retried_after_refusal;
@@ -76,7 +76,8 @@ ForegroundEvidence give_back(Desktop& desktop, const Borrow& borrow) {
     ev.by = "tool";
     ev.duration_ms = desktop.now_ms() - borrow.started_ms;
     const WindowId now_front = desktop.foreground();
-    if (now_front != borrow.target && !related_to_target(desktop, now_front, borrow.target)) {
+    if (now_front != borrow.target && !related_to_target(desktop, now_front, borrow.target) &&
+        !config.restore_over_another_window) {
         ev.changed_by = "another-window";  // F-4: someone else took it; leave it alone
         ev.restored = false;
         return ev;

@@ -13,6 +13,7 @@ struct GuardConfig {
     TimeMs user_wait_ms_max = 3000;
     TimeMs app_watch_ms = 350;
     TimeMs app_watch_poll_ms = 50;
+    bool restore_over_another_window = false;  // a negative proof's bug (F-4 broken); never set otherwise
 };
 
 struct Borrow {
@@ -32,7 +33,7 @@ std::optional<Borrow> borrow_foreground(Desktop& desktop, WindowId target, const
 
 // Gives the foreground back to borrow.prev. F-4: when the foreground is now a window unrelated to
 // the target, it is left alone and reported (changed_by "another-window").
-ForegroundEvidence give_back(Desktop& desktop, const Borrow& borrow);
+ForegroundEvidence give_back(Desktop& desktop, const Borrow& borrow, const GuardConfig& config = {});
 
 // F-3: after a background action, watch for the app taking the foreground (target, same process,
 // or a popup the target owns); give it back and record by:"app". Unrelated changes are reported.

@@ -9,6 +9,20 @@
 
 namespace deskcheck {
 
+std::string_view to_string(Mutation m) {
+    switch (m) {
+        case Mutation::None: return "none";
+        case Mutation::UnreadableAsEmpty: return "unreadable_as_empty";
+        case Mutation::RetryUnknownOnce: return "retry_unknown_once";
+        case Mutation::NoGiveBackOnFailure: return "no_give_back_on_failure";
+        case Mutation::RestoreOverAnotherWindow: return "restore_over_another_window";
+        case Mutation::IgnoreWindowBinding: return "ignore_window_binding";
+        case Mutation::ClickWithoutHitTest: return "click_without_hit_test";
+        case Mutation::InvertedDpi: return "inverted_dpi";
+    }
+    return "?";
+}
+
 std::string_view to_string(RequestKind k) {
     switch (k) {
         case RequestKind::Type: return "type";
@@ -24,7 +38,8 @@ std::string_view to_string(RequestKind k) {
 namespace detail {
 
 GuardConfig guard_config(const ToolConfig& c) {
-    return GuardConfig{c.user_idle_ms, c.user_wait_ms_max, c.app_watch_ms, c.app_watch_poll_ms};
+    return GuardConfig{c.user_idle_ms, c.user_wait_ms_max, c.app_watch_ms, c.app_watch_poll_ms,
+                       c.mutation == Mutation::RestoreOverAnotherWindow};
 }
 
 ClickState click_state_of_role(const std::string& role) {
@@ -99,7 +114,7 @@ Plan choose_delivery(const WindowInfo& w, const ElementNode* node, const Request
 }  // namespace detail
 using namespace detail;
 
-Snapshot read_state(Desktop& d, WindowId w, ElementId e, ActionKind kind, ClickState state) {
+Snapshot read_state(Desktop& d, WindowId w, ElementId e, ActionKind kind, ClickState state, Mutation mutation) {
     Snapshot s;
     switch (kind) {
         case ActionKind::SelectAll:
@@ -118,15 +133,20 @@ Snapshot read_state(Desktop& d, WindowId w, ElementId e, ActionKind kind, ClickS
         case ActionKind::Unverifiable:
             break;
     }
+    if (mutation == Mutation::UnreadableAsEmpty && !s.value && kind != ActionKind::ClickStateful &&
+        kind != ActionKind::Unverifiable) {
+        s.value = std::string();  // the bug V-2 forbids
+    }
     return s;
 }
 
-Point physical_to_client(const WindowInfo& w, Point p) {
+Point physical_to_client(const WindowInfo& w, Point p, Mutation mutation) {
     // E-6: an unaware window lives in a stretched logical space: scale by window DPI / monitor DPI.
     const std::int64_t dx = static_cast<std::int64_t>(p.x) - w.bounds.left;
     const std::int64_t dy = static_cast<std::int64_t>(p.y) - w.bounds.top;
-    const std::int64_t num = w.window_dpi == 0 ? 96 : w.window_dpi;
-    const std::int64_t den = w.monitor_dpi == 0 ? 96 : w.monitor_dpi;
+    std::int64_t num = w.window_dpi == 0 ? 96 : w.window_dpi;
+    std::int64_t den = w.monitor_dpi == 0 ? 96 : w.monitor_dpi;
+    if (mutation == Mutation::InvertedDpi) std::swap(num, den);
     return Point{static_cast<std::int32_t>(dx * num / den), static_cast<std::int32_t>(dy * num / den)};
 }
 

@@ -16,6 +16,20 @@
 
 namespace deskcheck {
 
+// Deliberately wrong behaviours, for the negative proofs only (STYLE 13): each is a bug the
+// properties must catch. Never set outside tests; `None` is the tool as specified.
+enum class Mutation : std::uint8_t {
+    None,
+    UnreadableAsEmpty,         // reads an unreadable value as "" (V-2 broken)
+    RetryUnknownOnce,          // the batch re-sends a step whose verdict was Unknown (B-2 broken)
+    NoGiveBackOnFailure,       // the guard gives back only on the happy path (F-5/F-6 broken)
+    RestoreOverAnotherWindow,  // the guard restores over a window that took the front itself (F-4 broken)
+    IgnoreWindowBinding,       // a ref of window A resolves in window B (E-3 broken)
+    ClickWithoutHitTest,       // coordinate clicks skip the occlusion check (E-5 broken)
+    InvertedDpi,               // monitor/window instead of window/monitor (E-6 broken)
+};
+std::string_view to_string(Mutation m);
+
 // Every wait and watch is a named, bounded constant (DESIGN "Bounded everything").
 struct ToolConfig {
     TimeMs user_idle_ms = 700;        // F-1: the user counts as busy when the last input is younger
@@ -25,6 +39,7 @@ struct ToolConfig {
     TimeMs settle_poll_ms = 50;       // D-3: `current` polls the state after an action...
     TimeMs settle_ms_max = 1000;      // ...for at most this long
     TimeMs reconcile_wait_ms = 2000;  // W-4: how long to wait before the reconciling read
+    Mutation mutation = Mutation::None;
 };
 inline constexpr std::size_t batch_steps_max = 64;
 
@@ -81,6 +96,16 @@ struct LaunchReport {
     ForegroundEvidence foreground;
 };
 
+// Optional listener (a log): told when a step begins and ends, so a trace can interleave the
+// tool's steps and verdicts with what the desktop saw. Never changes what the tool does.
+class ToolObserver {
+public:
+    virtual ~ToolObserver() = default;
+    virtual void step_begins(const Request& request) = 0;
+    virtual void step_ends(const StepReport& report) = 0;
+    virtual void batch_ends(const BatchReport& report) = 0;
+};
+
 class Tool {
 public:
     Tool(Desktop& desktop, const RuleSet& rules, ToolConfig config = {});
@@ -97,6 +122,7 @@ public:
     // W-4: one read of an element's current state (no delivery).
     Snapshot observe(WindowId window, ElementId element, ActionKind kind, ClickState state);
 
+    void set_observer(ToolObserver* observer) { observer_ = observer; }
     RefTable& refs() { return refs_; }
     const RuleSet& rules() const { return rules_; }
     const ToolConfig& config() const { return config_; }
@@ -105,6 +131,7 @@ public:
 private:
     struct Hold;
     StepReport run_step(const Request& request, Hold* hold);
+    StepReport run_step_inner(const Request& request, Hold* hold);
     Snapshot settle(WindowId w, ElementId e, const ActionFacts& facts, const Snapshot& before, bool& settled,
                     TimeMs& waited);
     Verdict observe_dependency(const StepReport& dependency);
@@ -113,12 +140,14 @@ private:
     const RuleSet& rules_;
     ToolConfig config_;
     RefTable refs_;
+    ToolObserver* observer_ = nullptr;
 };
 
 // Reads the state an action of `kind` is judged on (V-2: each reading independently optional).
-Snapshot read_state(Desktop& desktop, WindowId window, ElementId element, ActionKind kind, ClickState state);
+Snapshot read_state(Desktop& desktop, WindowId window, ElementId element, ActionKind kind, ClickState state,
+                    Mutation mutation = Mutation::None);
 
 // E-6: a physical screen point to the client point an (unaware / system-aware) window expects.
-Point physical_to_client(const WindowInfo& window, Point physical);
+Point physical_to_client(const WindowInfo& window, Point physical, Mutation mutation = Mutation::None);
 
 }  // namespace deskcheck
