@@ -70,6 +70,7 @@ ForegroundEvidence held_evidence(const Borrow& b) {
     if (b.borrowed) ev.prev = b.prev;
     ev.waited_for_user_ms = b.waited_for_user_ms;
     ev.retried_after_refusal = b.retried_after_refusal;
+    if (b.changed_while_waiting) ev.changed_by = "another-window";
     return ev;
 }
 
@@ -148,16 +149,22 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
     // Foreground (F-1, F-5, F-7): borrow when the control needs it; a batch holds one borrow.
     std::optional<Borrow> borrow_here;
     if (plan.needs_foreground) {
-        const bool reuse = hold && hold->borrow && hold->borrow->target == r.target;
+        const bool reuse = hold && hold->borrow && hold->borrow->target == r.target &&
+                           desktop_.foreground() == r.target;
         if (!reuse) {
             auto b = borrow_foreground(desktop_, r.target, gc);
             if (!b) return fail(Error{ErrorKind::ForegroundRefused, "the foreground request was refused twice (F24 retry)"});
-            if (hold) {
-                if (hold->borrow) b->prev = hold->borrow->prev;  // one give-back, to the first owner
-                else if (b->borrowed) ++hold->borrows;
-                hold->borrow = b;
-            } else {
+            if (hold == nullptr) {
                 borrow_here = b;
+            } else if (b->borrowed) {
+                if (hold->borrow && related_to_target(desktop_, b->prev, hold->borrow->target)) {
+                    b->prev = hold->borrow->prev;  // moving our own hold: one give-back, to the first owner
+                    b->prev_focus = hold->borrow->prev_focus;
+                } else {
+                    ++hold->borrows;  // a fresh borrow (the first, or after another window took the front)
+                    if (hold->borrow) hold->interfered = true;
+                }
+                hold->borrow = b;
             }
         }
     }
@@ -175,6 +182,14 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
         return ForegroundEvidence{};
     };
 
+    // E-5: hit-test again right before a coordinate delivery: an occluder may have appeared while
+    // the guard waited for the user.
+    if (r.kind == RequestKind::ClickAt) {
+        if (auto err = check_coordinates(desktop_, r, m)) {
+            ev.foreground = give_back_now();
+            return fail(*err);
+        }
+    }
     const Input input = make_input(r, plan, t, *win, m);
     const Point cursor_before = desktop_.cursor();
     ev.delivery = std::string(to_string(plan.method));
@@ -201,6 +216,13 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
         } else {
             after = read_state(desktop_, r.target, t.node->id, rep.kind, rep.facts.click_state, m);
         }
+    } else if (rules_.settles) {
+        // Nothing to read (V-8), but let its effects land before the next action is judged (D-3):
+        // a late effect of this action must not pass for the next action's.
+        const TimeMs wait = std::min(desktop_.declared_latency_ms(r.target).value_or(config_.settle_ms_max),
+                                     config_.settle_ms_max);
+        if (wait > 0) desktop_.wait_ms(wait);
+        ev.settle_ms = wait;
     }
     const Judgement j = judge(rules_, Situation{rep.facts, before, after, Timing{settled}});
     ev.after = after;
@@ -211,7 +233,7 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
     ev.checks_not_run = j.checks_not_run;
 
     // Foreground after the action.
-    if (borrow_here) ev.foreground = give_back(desktop_, *borrow_here, gc);
+    if (borrow_here) ev.foreground = give_back_and_watch(desktop_, *borrow_here, gc);
     else if (hold && hold->borrow) ev.foreground = held_evidence(*hold->borrow);
     else ev.foreground = watch_after_background_action(desktop_, r.target, front_before, gc);
 
@@ -253,6 +275,7 @@ BatchReport Tool::batch(std::span<const Request> requests) {
             if (dep.result.verdict == Verdict::Unknown) {
                 observed = observe_dependency(dep);
                 if (*observed != Verdict::Confirmed) {
+                    if (observer_ != nullptr) observer_->step_begins(r);
                     StepReport s;
                     s.index = static_cast<std::uint32_t>(i);
                     s.request = r;
@@ -260,6 +283,7 @@ BatchReport Tool::batch(std::span<const Request> requests) {
                     s.result.ok = false;
                     s.result.error = Error{ErrorKind::Escalate, "step " + std::to_string(*r.depends_on) +
                                                                     " is still unknown after one observation"};
+                    if (observer_ != nullptr) observer_->step_ends(s);
                     out.steps.push_back(s);
                     out.stopped_at = static_cast<std::uint32_t>(i);
                     out.stop_error = s.result.error;
@@ -285,17 +309,18 @@ BatchReport Tool::batch(std::span<const Request> requests) {
     // F-5: give the held foreground back exactly once, on every path.
     const bool skip_give_back = config_.mutation == Mutation::NoGiveBackOnFailure && out.stopped_at.has_value();
     if (hold.borrow && !skip_give_back) {
-        out.foreground = give_back(desktop_, *hold.borrow, detail::guard_config(config_));
+        out.foreground = give_back_and_watch(desktop_, *hold.borrow, detail::guard_config(config_));
         if (hold.borrow->borrowed) ++hold.give_backs;
         hold.borrow.reset();
     } else if (hold.returned) {
         out.foreground = *hold.returned;
     }
+    if (hold.interfered) out.foreground.changed_by = "another-window";  // F-4: reported, not fought
     out.borrows = hold.borrows;
     out.give_backs = hold.give_backs;
     out.foreground_returned = out.give_backs == out.borrows;
-    assert(out.give_backs <= 1 || config_.mutation != Mutation::None);
-    assert(out.borrows <= 1);
+    assert(out.give_backs <= out.borrows || out.borrows == 0);
+    // More than one borrow only when another window took the front in between (F-4).
     if (observer_ != nullptr) observer_->batch_ends(out);
     return out;
 }

@@ -13,8 +13,12 @@ bool request_with_retry(Desktop& desktop, WindowId w, bool& retried) {
     Input f24;
     f24.method = DeliveryMethod::RealInput;
     f24.keys = "F24";  // no default function; Alt would open the menu bar (F-1)
-    (void)desktop.deliver(f24);
     retried = true;
+    try {
+        if (desktop.deliver(f24) != DeliveryStatus::Delivered) return false;
+    } catch (const DesktopException&) {
+        return false;  // the key press itself failed: treat as still refused
+    }
     return desktop.request_foreground(w) == ForegroundAnswer::Granted;
 }
 
@@ -58,8 +62,17 @@ std::optional<Borrow> borrow_foreground(Desktop& desktop, WindowId target, const
         b.started_ms = desktop.now_ms();
         return b;  // already in front: nothing borrowed
     }
-    if (b.prev != no_window) b.prev_focus = desktop.focused_element(b.prev);
+    const WindowId before_wait = b.prev;
     b.waited_for_user_ms = wait_for_user(desktop, config);
+    // Whom to give it back to is read after the wait: a window that came to the front meanwhile
+    // by itself is the one to return to, not the stale one (F-4).
+    b.prev = desktop.foreground();
+    b.changed_while_waiting = b.prev != before_wait;
+    if (b.prev == target) {
+        b.started_ms = desktop.now_ms();
+        return b;
+    }
+    if (b.prev != no_window) b.prev_focus = desktop.focused_element(b.prev);
     if (!request_with_retry(desktop, target, b.retried_after_refusal)) return std::nullopt;
     b.borrowed = true;
     b.started_ms = desktop.now_ms();
@@ -70,6 +83,7 @@ ForegroundEvidence give_back(Desktop& desktop, const Borrow& borrow, const Guard
     ForegroundEvidence ev;
     ev.waited_for_user_ms = borrow.waited_for_user_ms;
     ev.retried_after_refusal = borrow.retried_after_refusal;
+    if (borrow.changed_while_waiting) ev.changed_by = "another-window";
     if (!borrow.borrowed) return ev;  // {unchanged:true}
     ev.unchanged = false;
     ev.borrowed = true;
@@ -85,6 +99,18 @@ ForegroundEvidence give_back(Desktop& desktop, const Borrow& borrow, const Guard
     bool retried = false;
     ev.restored = borrow.prev == no_window || request_with_retry(desktop, borrow.prev, retried);
     ev.retried_after_refusal = ev.retried_after_refusal || retried;
+    return ev;
+}
+
+ForegroundEvidence give_back_and_watch(Desktop& desktop, const Borrow& borrow, const GuardConfig& config) {
+    ForegroundEvidence ev = give_back(desktop, borrow, config);
+    if (!ev.borrowed || !ev.restored || ev.changed_by) return ev;
+    const ForegroundEvidence watched = watch_after_background_action(desktop, borrow.target, borrow.prev, config);
+    if (watched.changed_by) ev.changed_by = watched.changed_by;
+    if (watched.borrowed) {
+        ev.restored = watched.restored;  // the app took it again and was put back (F-3)
+        ev.retried_after_refusal = ev.retried_after_refusal || watched.retried_after_refusal;
+    }
     return ev;
 }
 

@@ -24,6 +24,7 @@ struct Borrow {
     TimeMs started_ms = 0;
     std::optional<TimeMs> waited_for_user_ms;
     bool retried_after_refusal = false;
+    bool changed_while_waiting = false;  // another window took the front during the user wait (F-4)
 };
 
 // F-1: record before; wait for the user to pause (<= user_wait_ms_max, then go ahead); request the
@@ -34,6 +35,10 @@ std::optional<Borrow> borrow_foreground(Desktop& desktop, WindowId target, const
 // Gives the foreground back to borrow.prev. F-4: when the foreground is now a window unrelated to
 // the target, it is left alone and reported (changed_by "another-window").
 ForegroundEvidence give_back(Desktop& desktop, const Borrow& borrow, const GuardConfig& config = {});
+
+// give_back, then the F-3 watch: an app whose effect lands after the give-back (a WPF window
+// pulling itself to the front as its pattern completes) is put back again, recorded by:"app".
+ForegroundEvidence give_back_and_watch(Desktop& desktop, const Borrow& borrow, const GuardConfig& config);
 
 // F-3: after a background action, watch for the app taking the foreground (target, same process,
 // or a popup the target owns); give it back and record by:"app". Unrelated changes are reported.

@@ -147,7 +147,12 @@ Point physical_to_client(const WindowInfo& w, Point p, Mutation mutation) {
     std::int64_t num = w.window_dpi == 0 ? 96 : w.window_dpi;
     std::int64_t den = w.monitor_dpi == 0 ? 96 : w.monitor_dpi;
     if (mutation == Mutation::InvertedDpi) std::swap(num, den);
-    return Point{static_cast<std::int32_t>(dx * num / den), static_cast<std::int32_t>(dy * num / den)};
+    // Round to nearest, so the point delivered maps back within half a logical pixel.
+    const auto scale = [&](std::int64_t d) {
+        const std::int64_t twice = 2 * d * num + (d >= 0 ? den : -den);
+        return static_cast<std::int32_t>(twice / (2 * den));
+    };
+    return Point{scale(dx), scale(dy)};
 }
 
 Tool::Tool(Desktop& desktop, const RuleSet& rules, ToolConfig config)

@@ -11,6 +11,7 @@ struct Tool::Hold {
     std::uint32_t borrows = 0;
     std::uint32_t give_backs = 0;
     std::optional<ForegroundEvidence> returned;  // set when given back early (F-6)
+    bool interfered = false;  // another window took the front from the held borrow (F-4)
 };
 }  // namespace deskcheck
 

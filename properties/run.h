@@ -20,6 +20,53 @@ struct RunOptions {
     const RuleSet* rules = nullptr;  // nullptr: the scenario's "rules"
     ToolConfig tool;                 // mutation: a negative proof's deliberate bug
     TimeMs quiet_limit_ms = quiet_limit_ms_default;  // after the run, let pending effects land
+    // W-2: an agent that acts on the tool's answers. When the run stops at a step whose answer is
+    // a not_done (Absent, or an error before anything was delivered), it retries that step once as
+    // a single action; it never retries an Unknown (without an idempotency key) or an error after
+    // delivery.
+    bool agent_retries = false;
+};
+
+// The true state of a step's target element, read from the simulator (never by the tool).
+struct TrueState {
+    std::optional<std::string> value;
+    std::optional<Selection> selection;
+    std::optional<bool> toggled;
+    std::optional<bool> expanded;
+    std::optional<bool> selected;
+    bool dirty = false;
+    WindowId foreground = no_window;
+};
+
+// When a step ran and what was really true around it.
+struct StepTiming {
+    std::uint32_t step = 0;
+    TimeMs began_ms = 0;
+    TimeMs ended_ms = 0;
+    TrueState before;   // when the step began
+    TrueState after;    // when the tool answered
+    std::size_t attempts_begin = 0;  // truth.attempts index range of this step's deliveries
+    std::size_t attempts_end = 0;
+    std::size_t reads_begin = 0;     // truth.reads index range of this step's reads
+    std::size_t reads_end = 0;
+    std::size_t changes_begin = 0;   // truth.foreground_changes index range during this step
+    std::size_t changes_end = 0;
+    bool agent_retry = false;
+};
+
+// One call of the tool: a batch, or a single action outside a batch (F-5).
+struct Segment {
+    bool batch = true;
+    TimeMs began_ms = 0;
+    TimeMs ended_ms = 0;
+    WindowId foreground_before = no_window;
+    WindowId foreground_after = no_window;
+    std::size_t changes_begin = 0;   // truth.foreground_changes index range
+    std::size_t changes_end = 0;
+    std::size_t requests_begin = 0;  // truth.foreground_requests index range
+    std::size_t requests_end = 0;
+    std::vector<std::size_t> reports;  // indices into RunResult::steps
+    std::optional<std::size_t> batch_report;  // index into RunResult::batches
 };
 
 struct RunResult {
@@ -31,6 +78,9 @@ struct RunResult {
     std::vector<BatchReport> batches;        // one per batch segment (a launch step splits a batch)
     std::vector<LaunchReport> launches;
     std::optional<std::uint32_t> stopped_at; // the scenario step that stopped the run (B-1)
+    std::vector<StepTiming> timings;         // parallel to `steps`
+    std::vector<Segment> segments;
+    std::vector<std::uint32_t> agent_retried;  // steps the W-2 agent retried
     WindowId foreground_at_start = no_window;
     TimeMs ended_ms = 0;                     // virtual time when the tool returned
     std::unique_ptr<sim::Sim> sim;           // the desktop after the run (ground truth, trace, true state)
@@ -40,6 +90,9 @@ struct RunResult {
 };
 
 RunResult run_scenario(const sim::Scenario& scenario, const RunOptions& options = {});
+
+// The true state of `control` (none: only the window-level facts) on the simulator now.
+TrueState true_state(const sim::Sim& sim, WindowId window, std::optional<ElementId> control);
 
 // The rule set a scenario names, or `current` when the name is unknown.
 const RuleSet& rules_for(const sim::Scenario& scenario);

@@ -1,0 +1,594 @@
+#include "properties/checks.h"
+
+#include <algorithm>
+#include <array>
+#include <cassert>
+#include <cstdlib>
+#include <set>
+
+namespace deskcheck::props {
+
+std::string_view to_string(CheckStatus s) {
+    switch (s) {
+        case CheckStatus::Holds: return "holds";
+        case CheckStatus::Violated: return "violated";
+        case CheckStatus::CannotJudge: return "cannot_judge";
+    }
+    return "?";
+}
+
+CheckResult CheckResult::holds(std::uint32_t judged_items) {
+    CheckResult r;
+    r.judged = judged_items;
+    return r;
+}
+CheckResult CheckResult::cannot_judge(std::string why) {
+    CheckResult r;
+    r.status = CheckStatus::CannotJudge;
+    r.why_not_judged = std::move(why);
+    return r;
+}
+CheckResult CheckResult::violated(std::string property, std::optional<std::uint32_t> step, std::string explanation) {
+    CheckResult r;
+    r.status = CheckStatus::Violated;
+    r.violation = Violation{std::move(property), step, std::move(explanation)};
+    return r;
+}
+
+namespace {
+
+using sim::EffectKind;
+
+// E-6: a logical pixel of a stretched window covers monitor/window physical pixels; a point
+// delivered in logical space comes back within half of that (at least 1 px of integer rounding).
+std::int32_t dpi_tolerance_px(const sim::Scenario& s, WindowId w);
+
+std::string w_e(WindowId w, std::optional<ElementId> e) { return sim::subject_of(w, e); }
+
+const sim::Window* scenario_window(const sim::Scenario& s, WindowId id) {
+    for (const auto& w : s.windows) {
+        if (w.id == id) return &w;
+    }
+    return nullptr;
+}
+
+bool control_of_window(const sim::Scenario& s, WindowId w, ElementId e) {
+    const auto* win = scenario_window(s, w);
+    if (win == nullptr) return false;
+    return std::any_of(win->controls.begin(), win->controls.end(), [&](const sim::Control& c) { return c.id == e; });
+}
+
+// Same process, or owned (transitively, bounded) by the target.
+bool related(const sim::Scenario& s, WindowId w, WindowId target) {
+    if (w == target) return true;
+    const auto* tw = scenario_window(s, target);
+    const auto* ww = scenario_window(s, w);
+    if (tw == nullptr || ww == nullptr) return false;
+    if (tw->pid == ww->pid) return true;
+    for (std::size_t i = 0; i < sim::windows_max && ww != nullptr && ww->owner; ++i) {
+        if (*ww->owner == target) return true;
+        ww = scenario_window(s, *ww->owner);
+    }
+    return false;
+}
+
+std::int32_t dpi_tolerance_px(const sim::Scenario& s, WindowId id) {
+    const auto* w = scenario_window(s, id);
+    if (w == nullptr || s.monitors.empty()) return 1;
+    const sim::Monitor* primary = &s.monitors.front();
+    const sim::Monitor* on = nullptr;
+    for (const auto& m : s.monitors) {
+        if (m.primary) primary = &m;
+        if (on == nullptr && m.bounds.contains(Point{w->bounds.left, w->bounds.top})) on = &m;
+    }
+    if (on == nullptr) on = primary;
+    const std::int64_t monitor = on->dpi;
+    const std::int64_t window = w->awareness == DpiAwareness::Unaware  ? 96
+                              : w->awareness == DpiAwareness::System   ? primary->dpi
+                                                                        : monitor;
+    const std::int64_t big = std::max(monitor, window);
+    const std::int64_t small = std::max<std::int64_t>(1, std::min(monitor, window));
+    return static_cast<std::int32_t>(std::max<std::int64_t>(1, (big + 2 * small - 1) / (2 * small)));
+}
+
+bool is_retry(const RunResult& run, std::size_t report) {
+    return report < run.timings.size() && run.timings[report].agent_retry;
+}
+
+std::optional<TimeMs> first_delivery_ms(const RunResult& run, const StepTiming& t) {
+    for (std::size_t i = t.attempts_begin; i < t.attempts_end && i < run.truth().attempts.size(); ++i) {
+        const auto& a = run.truth().attempts[i];
+        if (a.outcome == sim::AttemptOutcome::Delivered && a.step == static_cast<std::int32_t>(t.step)) return a.at_ms;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+// ---- no_resend_after_unknown (B-2, W-2) ---------------------------------------------------------
+
+CheckResult no_resend_after_unknown(const sim::Scenario& scenario, const RunResult& run) {
+    const auto& truth = run.truth();
+    std::uint32_t judged = 0;
+    for (std::size_t k = 0; k < scenario.steps.size(); ++k) {
+        const auto step = static_cast<std::int32_t>(k);
+        const auto sent = std::count_if(truth.attempts.begin(), truth.attempts.end(),
+                                        [&](const sim::Attempt& a) { return a.step == step; });
+        const bool retried = std::find(run.agent_retried.begin(), run.agent_retried.end(), k) != run.agent_retried.end();
+        const long allowed = retried ? 2 : 1;
+        if (sent > allowed) {
+            return CheckResult::violated("no_resend_after_unknown", static_cast<std::uint32_t>(k),
+                                         "step " + std::to_string(k) + " was sent " + std::to_string(sent) +
+                                             " times; at most " + std::to_string(allowed) +
+                                             (retried ? " (one W-2 retry after a not_done)" : " (B-2: never re-sent)"));
+        }
+        for (EffectKind kind : {EffectKind::FormSubmitted, EffectKind::CommentPosted}) {
+            const auto n = truth.count(kind, step);
+            if (n > 1) {
+                return CheckResult::violated("no_resend_after_unknown", static_cast<std::uint32_t>(k),
+                                             "non-idempotent effect " + std::string(sim::to_string(kind)) + " happened " +
+                                                 std::to_string(n) + " times for step " + std::to_string(k) + " (W-2)");
+            }
+        }
+        ++judged;
+    }
+    return CheckResult::holds(judged);
+}
+
+// ---- batch_stops_at_first_failure (B-1) ---------------------------------------------------------
+
+CheckResult batch_stops_at_first_failure(const sim::Scenario& scenario, const RunResult& run) {
+    (void)scenario;
+    std::optional<std::size_t> first;
+    for (std::size_t i = 0; i < run.steps.size(); ++i) {
+        if (is_retry(run, i)) continue;
+        if (!run.steps[i].result.ok) {
+            first = i;
+            break;
+        }
+    }
+    if (!first) return CheckResult::holds(static_cast<std::uint32_t>(run.steps.size()));
+    const StepReport& failed = run.steps[*first];
+    const std::uint32_t f = failed.index;
+    if (!run.stopped_at || *run.stopped_at != f) {
+        return CheckResult::violated("batch_stops_at_first_failure", f,
+                                     "step " + std::to_string(f) + " failed but the run did not stop there");
+    }
+    for (std::size_t i = *first + 1; i < run.steps.size(); ++i) {
+        if (!is_retry(run, i)) {
+            return CheckResult::violated("batch_stops_at_first_failure", run.steps[i].index,
+                                         "step " + std::to_string(run.steps[i].index) + " ran after step " +
+                                             std::to_string(f) + " failed (B-1)");
+        }
+    }
+    for (const auto& a : run.truth().attempts) {
+        if (a.step > static_cast<std::int32_t>(f)) {
+            return CheckResult::violated("batch_stops_at_first_failure", static_cast<std::uint32_t>(a.step),
+                                         "step " + std::to_string(a.step) + " was delivered after step " +
+                                             std::to_string(f) + " failed (B-1)");
+        }
+    }
+    const auto& r = failed.result;
+    const bool evidence = r.error ? !r.error->detail.empty() : (r.evidence.after.has_value() && r.evidence.delivered);
+    if (!evidence) {
+        return CheckResult::violated("batch_stops_at_first_failure", f,
+                                     "the failing step's report carries no evidence (B-1, P-1)");
+    }
+    return CheckResult::holds(static_cast<std::uint32_t>(*first + 1));
+}
+
+// ---- foreground_returned (F-1..F-6) -------------------------------------------------------------
+
+namespace {
+
+bool segment_reports_change(const RunResult& run, const Segment& seg) {
+    for (std::size_t i : seg.reports) {
+        if (run.steps[i].result.evidence.foreground.changed_by) return true;
+    }
+    return seg.batch_report && run.batches[*seg.batch_report].foreground.changed_by.has_value();
+}
+
+
+// The target of the segment's step during which foreground change `change` happened (by ledger
+// order, not by time: many things happen in the same virtual millisecond).
+WindowId target_at(const RunResult& run, const Segment& seg, std::size_t change) {
+    WindowId target = no_window;
+    for (std::size_t i : seg.reports) {
+        if (i >= run.timings.size()) continue;
+        const auto& t = run.timings[i];
+        if (t.changes_begin <= change && change < t.changes_end) return run.steps[i].request.target;
+        if (t.changes_begin <= change) target = run.steps[i].request.target;
+    }
+    if (target == no_window && !seg.reports.empty()) target = run.steps[seg.reports.front()].request.target;
+    return target;
+}
+
+bool last_request_refused(const RunResult& run, const Segment& seg) {
+    const auto& requests = run.truth().foreground_requests;
+    if (seg.requests_end == seg.requests_begin || seg.requests_end > requests.size()) return false;
+    return requests[seg.requests_end - 1].answer == ForegroundAnswer::Refused;
+}
+
+std::optional<TimeMs> last_tool_delivery_ms(const RunResult& run, const Segment& seg) {
+    std::optional<TimeMs> last;
+    for (const auto& a : run.truth().attempts) {
+        if (a.at_ms >= seg.began_ms && a.at_ms <= seg.ended_ms && a.step >= 0) last = a.at_ms;
+    }
+    return last;
+}
+
+}  // namespace
+
+CheckResult foreground_returned(const sim::Scenario& scenario, const RunResult& run) {
+    const auto& changes = run.truth().foreground_changes;
+    const TimeMs watch_ms = ToolConfig{}.app_watch_ms;
+    std::uint32_t judged = 0;
+    for (const Segment& seg : run.segments) {
+        const std::optional<std::uint32_t> step =
+            seg.reports.empty() ? std::nullopt : std::optional<std::uint32_t>(run.steps[seg.reports.back()].index);
+        // Acceptable final foregrounds: the one from before, unless someone else moved it. A move
+        // to a window related to a target (same process, owned popup) may be given back (F-3 counts
+        // it as the app's) or left alone; a move to an unrelated window must be left alone (F-4).
+        std::vector<WindowId> acceptable{seg.foreground_before};
+        bool someone_else = false;
+        for (std::size_t i = seg.changes_begin; i < seg.changes_end && i < changes.size(); ++i) {
+            const auto& c = changes[i];
+            const WindowId active = target_at(run, seg, i);
+            const bool related_to_targets = active != no_window && related(scenario, c.to, active);
+            const bool other_actor = c.by == "another-window" || c.by == "user";
+            if ((other_actor || c.by == "app") && !related_to_targets) {
+                acceptable = {c.to};
+                someone_else = true;
+            } else if (other_actor) {
+                acceptable.push_back(c.to);
+            } else if (c.by == "app") {
+                const auto last = last_tool_delivery_ms(run, seg);
+                if (last && c.at_ms > *last + watch_ms) {
+                    return CheckResult::cannot_judge("the app took the foreground " + std::to_string(c.at_ms - *last) +
+                                                     " ms after the last delivery, past the 350 ms watch (F-3)");
+                }
+            }
+        }
+        const bool ok = std::find(acceptable.begin(), acceptable.end(), seg.foreground_after) != acceptable.end();
+        if (!ok && last_request_refused(run, seg)) {
+            return CheckResult::cannot_judge("the desktop refused to give the foreground back, even after F24 (S-7)");
+        }
+        if (!ok) {
+            return CheckResult::violated("foreground_returned", step,
+                                         std::string(seg.batch ? "the batch" : "the single action") + " ended with w" +
+                                             std::to_string(seg.foreground_after) + " in front; expected w" +
+                                             std::to_string(acceptable.back()) + " (before: w" +
+                                             std::to_string(seg.foreground_before) + ")");
+        }
+        if (someone_else && !segment_reports_change(run, seg)) {
+            return CheckResult::violated("foreground_returned", step,
+                                         "another window took the foreground and the report does not say so (F-4)");
+        }
+        if (seg.batch_report) {
+            const auto& b = run.batches[*seg.batch_report];
+            if (b.borrows > 1 && !someone_else) {
+                return CheckResult::violated("foreground_returned", step,
+                                             "the batch borrowed the foreground " + std::to_string(b.borrows) + " times (F-5)");
+            }
+        }
+        ++judged;
+    }
+    return CheckResult::holds(judged);
+}
+
+// ---- verdict_sound (V-1, V-2, D-1..D-3) ---------------------------------------------------------
+
+namespace {
+
+struct StepFacts {
+    const StepReport& report;
+    const StepTiming& timing;
+    const RunResult& run;
+    std::int32_t step() const { return static_cast<std::int32_t>(report.index); }
+    WindowId window() const { return report.request.target; }
+};
+
+// The effects that would make this step's promise true (its own effects only).
+std::vector<EffectKind> promised_effects(const ActionFacts& f) {
+    switch (f.kind) {
+        case ActionKind::SelectAll: return {EffectKind::SelectionChanged};
+        case ActionKind::Hotkey:
+            switch (f.intent) {
+                case HotkeyIntent::Save: return {EffectKind::Saved};
+                case HotkeyIntent::Edit: return {EffectKind::ValueChanged};
+                case HotkeyIntent::Navigate: return {EffectKind::SelectionChanged};
+                case HotkeyIntent::Focus:
+                case HotkeyIntent::Other: return {};
+            }
+            return {};
+        case ActionKind::TypeText:
+        case ActionKind::TypeWithNavigation: return {EffectKind::ValueChanged};
+        case ActionKind::ClickStateful:
+            if (f.click_state == ClickState::Toggle) return {EffectKind::Toggled};
+            if (f.click_state == ClickState::Expand) return {EffectKind::Expanded};
+            return {EffectKind::Selected};
+        case ActionKind::Unverifiable: return {};
+    }
+    return {};
+}
+
+bool effect_matches(const sim::Effect& e, const StepFacts& s, const std::vector<EffectKind>& kinds) {
+    if (e.step != s.step() || e.window != s.window()) return false;
+    if (std::find(kinds.begin(), kinds.end(), e.kind) == kinds.end()) return false;
+    const bool window_level = e.kind == EffectKind::Saved;
+    return window_level || (s.report.element && e.element == *s.report.element);
+}
+
+// When the verdict was formed: the step's last read of its element (the end of the step if none).
+TimeMs decision_ms(const StepFacts& s) {
+    TimeMs at = s.timing.ended_ms;
+    bool any = false;
+    const auto& reads = s.run.truth().reads;
+    for (std::size_t i = s.timing.reads_begin; i < s.timing.reads_end && i < reads.size(); ++i) {
+        if (s.report.element && reads[i].element == *s.report.element) {
+            at = reads[i].at_ms;
+            any = true;
+        }
+    }
+    return any ? at : s.timing.ended_ms;
+}
+
+// Did this step's promised effect land by `until_ms` (any effect, overrun or not)?
+bool landed_by(const StepFacts& s, TimeMs until_ms) {
+    const auto kinds = promised_effects(s.report.facts);
+    for (const auto& e : s.run.truth().effects) {
+        if (e.at_ms <= until_ms && effect_matches(e, s, kinds)) return true;
+    }
+    return false;
+}
+
+// Did it land at any time within the app's declared bound of its delivery (not an overrun)?
+bool lands_within_bound(const StepFacts& s) {
+    const auto delivered = first_delivery_ms(s.run, s.timing);
+    if (!delivered) return false;
+    const TimeMs bound = s.run.sim->latency_bound_ms(s.window()) + s.run.sim->feed_latency_ms(s.window());
+    const auto kinds = promised_effects(s.report.facts);
+    for (const auto& e : s.run.truth().effects) {
+        if (!e.overrun && e.at_ms <= *delivered + bound && effect_matches(e, s, kinds)) return true;
+    }
+    return false;
+}
+
+bool covers(const TrueState& t) {
+    if (!t.value || !t.selection) return false;
+    return t.selection->start == 0 && t.selection->length >= length_ignoring_trailing_newlines(*t.value);
+}
+
+// Why this step cannot be judged: a fault the tool does not promise to survive shaped its reads.
+std::optional<std::string> unjudgeable(const StepFacts& s) {
+    const auto& truth = s.run.truth();
+    for (std::size_t i = s.timing.reads_begin; i < s.timing.reads_end && i < truth.reads.size(); ++i) {
+        if (truth.reads[i].fault == "stale") return "a stale read (S-7) fed this verdict";
+    }
+    for (const auto& e : truth.effects) {
+        if (e.at_ms < s.timing.began_ms || e.at_ms > s.timing.ended_ms || e.window != s.window()) continue;
+        if (e.by == "user") return "the user changed the target while the step ran (W-5)";
+        if (e.overrun && e.step != s.step()) {
+            return "step " + std::to_string(e.step) + "'s effect landed during this step, beyond its app's declared latency bound (S-7)";
+        }
+    }
+    return std::nullopt;
+}
+
+// V-2: the last read of the deciding reading returned nothing, yet the verdict is Absent.
+bool absent_on_unreadable(const StepFacts& s) {
+    if (!s.report.element) return false;
+    const auto& truth = s.run.truth();
+    const std::string field = s.report.facts.kind == ActionKind::ClickStateful
+                                  ? (s.report.facts.click_state == ClickState::Toggle   ? "toggled"
+                                     : s.report.facts.click_state == ClickState::Expand ? "expanded"
+                                                                                        : "selected")
+                                  : "value";
+    std::optional<bool> last_unreadable;
+    for (std::size_t i = s.timing.reads_begin; i < s.timing.reads_end && i < truth.reads.size(); ++i) {
+        const auto& r = truth.reads[i];
+        if (r.element == *s.report.element && r.field == field) last_unreadable = !r.returned.has_value();
+    }
+    return last_unreadable.value_or(false);
+}
+
+// D-2: the true value is the typed text spliced into the true selection from before the step.
+bool holds_as_set(const StepFacts& s) {
+    const auto& b = s.timing.before;
+    const auto& a = s.timing.after;
+    if (!b.value || !b.selection || !a.value) return false;
+    const auto size = static_cast<std::int64_t>(b.value->size());
+    const auto sel = *b.selection;
+    if (sel.start < 0 || sel.length < 0 || sel.start + sel.length > size) return false;
+    const std::string expected = b.value->substr(0, static_cast<std::size_t>(sel.start)) + s.report.facts.text +
+                                 b.value->substr(static_cast<std::size_t>(sel.start + sel.length));
+    return *a.value == expected;
+}
+
+std::optional<std::string> confirmed_unsound(const StepFacts& s) {
+    const auto& f = s.report.facts;
+    if (f.kind == ActionKind::SelectAll) {
+        return covers(s.timing.after) ? std::nullopt : std::optional<std::string>("Confirmed select-all, but the true selection does not cover the text");
+    }
+    if (f.kind == ActionKind::ClickStateful && f.click_state == ClickState::Select) {
+        return s.timing.after.selected == true ? std::nullopt : std::optional<std::string>("Confirmed selection, but the item is not selected");
+    }
+    if (f.kind == ActionKind::TypeText && holds_as_set(s)) return std::nullopt;  // D-2: "set to X" holds
+    if (!landed_by(s, decision_ms(s))) {
+        std::string what = f.kind == ActionKind::Hotkey ? "hotkey (" + std::string(to_string(f.intent)) + ")" : std::string(to_string(f.kind));
+        return "Confirmed " + what + ", but no effect of this step that it promises had happened (" +
+               (f.kind == ActionKind::Hotkey ? "D-1" : "V-1") + ")";
+    }
+    if (f.kind == ActionKind::TypeText && !(s.timing.after.value && s.timing.after.value->find(f.text) != std::string::npos)) {
+        return "Confirmed typing, but the true value does not contain the text";
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> absent_unsound(const StepFacts& s) {
+    const auto& f = s.report.facts;
+    if (absent_on_unreadable(s)) return "Absent rests on an unreadable read (V-2)";
+    if (f.kind == ActionKind::SelectAll && covers(s.timing.after)) return "Absent select-all, but the true selection covers the text";
+    if (f.kind == ActionKind::ClickStateful && f.click_state == ClickState::Select && s.timing.after.selected == true) {
+        return "Absent selection, but the item is selected";
+    }
+    if (landed_by(s, decision_ms(s))) return "Absent, but this step's promised effect had already landed (D-2/V-1)";
+    if (lands_within_bound(s)) return "Absent, but the effect lands later within the app's declared latency bound (D-3)";
+    return std::nullopt;
+}
+
+}  // namespace
+
+CheckResult verdict_sound(const sim::Scenario& scenario, const RunResult& run) {
+    (void)scenario;
+    if (run.timings.size() != run.steps.size()) return CheckResult::cannot_judge("step timings missing");
+    std::uint32_t judged = 0;
+    std::optional<std::string> skipped;
+    for (std::size_t i = 0; i < run.steps.size(); ++i) {
+        const StepFacts s{run.steps[i], run.timings[i], run};
+        const auto& v = s.report.result.verdict;
+        if (!v || *v == Verdict::Unknown) {
+            judged += v.has_value() ? 1 : 0;
+            continue;
+        }
+        if (s.report.facts.kind == ActionKind::Unverifiable) {
+            return CheckResult::violated("verdict_sound", s.report.index, "an unverifiable action was not Unknown (V-8)");
+        }
+        if (auto why = unjudgeable(s)) {
+            skipped = why;
+            continue;
+        }
+        const auto bad = *v == Verdict::Confirmed ? confirmed_unsound(s) : absent_unsound(s);
+        if (bad) return CheckResult::violated("verdict_sound", s.report.index, *bad);
+        ++judged;
+    }
+    if (judged == 0 && skipped) return CheckResult::cannot_judge(*skipped);
+    return CheckResult::holds(judged);
+}
+
+// ---- click_lands_on_target (E-5, E-6) -----------------------------------------------------------
+
+CheckResult click_lands_on_target(const sim::Scenario& scenario, const RunResult& run) {
+    std::uint32_t judged = 0;
+    for (const auto& d : run.truth().delivered) {
+        if (d.step < 0 || static_cast<std::size_t>(d.step) >= scenario.steps.size()) continue;
+        const auto& step = scenario.steps[static_cast<std::size_t>(d.step)];
+        if (step.kind != sim::StepKind::ClickAt || !step.point) continue;
+        const auto k = static_cast<std::uint32_t>(d.step);
+        if (d.hit_window != step.window && !related(scenario, d.hit_window, step.window)) {
+            return CheckResult::violated("click_lands_on_target", k,
+                                         "the click meant for w" + std::to_string(step.window) + " landed on w" +
+                                             std::to_string(d.hit_window) + " (E-5)");
+        }
+        const TimeMs tolerance = dpi_tolerance_px(scenario, step.window);
+        if (!d.landed || std::abs(d.landed->x - step.point->x) > tolerance ||
+            std::abs(d.landed->y - step.point->y) > tolerance) {
+            const std::string at = d.landed ? "(" + std::to_string(d.landed->x) + "," + std::to_string(d.landed->y) + ")" : "nowhere";
+            return CheckResult::violated("click_lands_on_target", k,
+                                         "the click meant for physical (" + std::to_string(step.point->x) + "," +
+                                             std::to_string(step.point->y) + ") landed at " + at + " (E-6)");
+        }
+        if (step.control && d.hit_element != step.control) {
+            return CheckResult::violated("click_lands_on_target", k,
+                                         "the click meant for " + w_e(step.window, step.control) + " hit " +
+                                             w_e(d.hit_window, d.hit_element) + " (E-6)");
+        }
+        ++judged;
+    }
+    return CheckResult::holds(judged);
+}
+
+// ---- ref_never_crosses_windows (E-2, E-3) -------------------------------------------------------
+
+CheckResult ref_never_crosses_windows(const sim::Scenario& scenario, const RunResult& run) {
+    std::uint32_t judged = 0;
+    for (const auto& a : run.truth().attempts) {
+        if (a.step < 0 || static_cast<std::size_t>(a.step) >= scenario.steps.size()) continue;
+        const auto& step = scenario.steps[static_cast<std::size_t>(a.step)];
+        const auto k = static_cast<std::uint32_t>(a.step);
+        if (step.ref_window && *step.ref_window != step.window && step.control) {
+            return CheckResult::violated("ref_never_crosses_windows", k,
+                                         "a ref of w" + std::to_string(*step.ref_window) + " was used on w" +
+                                             std::to_string(step.window) + " and something was sent (E-3)");
+        }
+        if (!a.element || step.kind == sim::StepKind::ClickAt) continue;
+        if (!control_of_window(scenario, a.window, *a.element) || a.window != step.window) {
+            return CheckResult::violated("ref_never_crosses_windows", k,
+                                         "input sent to " + w_e(a.window, a.element) + ", not an element of the target w" +
+                                             std::to_string(step.window) + " (E-3)");
+        }
+        if (step.control && *a.element != *step.control) {
+            return CheckResult::violated("ref_never_crosses_windows", k,
+                                         "the ref meant " + w_e(step.window, step.control) + " but resolved to " +
+                                             w_e(a.window, a.element) + " (E-2: never a wrong element)");
+        }
+        ++judged;
+    }
+    return CheckResult::holds(judged);
+}
+
+// ---- deterministic (S-1) ------------------------------------------------------------------------
+
+std::string report_fingerprint(const RunResult& run) {
+    std::string out = run.rules + (run.batch_mode ? " batch" : " single");
+    for (const auto& s : run.steps) {
+        out += "|" + std::to_string(s.index) + ":";
+        if (s.result.verdict) out += std::string(to_string(*s.result.verdict)) + "/" + s.result.evidence.rule;
+        if (s.result.error) out += "error/" + std::string(to_string(s.result.error->kind));
+        const auto& fg = s.result.evidence.foreground;
+        out += fg.borrowed ? "/fg:" + fg.by + (fg.restored ? "+" : "-") : "/fg:=";
+        out += "/t" + std::to_string(s.result.evidence.settle_ms);
+    }
+    if (run.stopped_at) out += "|stop@" + std::to_string(*run.stopped_at);
+    out += "|end@" + std::to_string(run.ended_ms);
+    return out;
+}
+
+CheckResult deterministic(const sim::Scenario& scenario, const RunOptions& options) {
+    const RunResult a = run_scenario(scenario, options);
+    const RunResult b = run_scenario(scenario, options);
+    const std::string ta = sim::to_text(a.trace());
+    const std::string tb = sim::to_text(b.trace());
+    if (ta != tb) {
+        std::size_t at = 0;
+        while (at < ta.size() && at < tb.size() && ta[at] == tb[at]) ++at;
+        return CheckResult::violated("deterministic", std::nullopt,
+                                     "two runs of the same scenario gave different traces (first difference at byte " +
+                                         std::to_string(at) + ") (S-1)");
+    }
+    if (report_fingerprint(a) != report_fingerprint(b)) {
+        return CheckResult::violated("deterministic", std::nullopt, "two runs gave different reports (S-1)");
+    }
+    return CheckResult::holds(1);
+}
+
+// ---- the table ----------------------------------------------------------------------------------
+
+namespace {
+constexpr std::array<NamedCheck, 7> checks{
+    NamedCheck{"no_resend_after_unknown", "B-2 W-2", no_resend_after_unknown},
+    NamedCheck{"batch_stops_at_first_failure", "B-1", batch_stops_at_first_failure},
+    NamedCheck{"foreground_returned", "F-1..F-6", foreground_returned},
+    NamedCheck{"verdict_sound", "V-1 V-2 D-1..D-3", verdict_sound},
+    NamedCheck{"click_lands_on_target", "E-5 E-6", click_lands_on_target},
+    NamedCheck{"ref_never_crosses_windows", "E-2 E-3", ref_never_crosses_windows},
+    NamedCheck{"deterministic", "S-1", nullptr},
+};
+}  // namespace
+
+std::span<const NamedCheck> all_checks() { return checks; }
+
+const NamedCheck* find_check(std::string_view name) {
+    for (const auto& c : checks) {
+        if (c.name == name) return &c;
+    }
+    return nullptr;
+}
+
+CheckResult run_check(const NamedCheck& check, const sim::Scenario& scenario, const RunResult& run,
+                      const RunOptions& options) {
+    if (check.fn == nullptr) return deterministic(scenario, options);
+    return check.fn(scenario, run);
+}
+
+}  // namespace deskcheck::props

@@ -1,0 +1,88 @@
+// The checks: one plain function per promise (no RapidCheck, no Boost), judging
+// (scenario, ground truth, the tool's report). The RapidCheck properties and the fuzz targets call
+// these same functions: a property is never written twice (DESIGN "Folders").
+//
+// A check that cannot judge a run says so (STYLE 7) with the reason: a fault the tool does not
+// promise to survive shaped the evidence (STYLE 5), or the run never reached what it checks.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "properties/run.h"
+#include "sim/scenario.h"
+
+namespace deskcheck::props {
+
+struct Violation {
+    std::string property;
+    std::optional<std::uint32_t> step;
+    std::string explanation;
+};
+
+enum class CheckStatus : std::uint8_t { Holds, Violated, CannotJudge };
+std::string_view to_string(CheckStatus s);
+
+struct CheckResult {
+    CheckStatus status = CheckStatus::Holds;
+    std::optional<Violation> violation;  // when Violated
+    std::string why_not_judged;          // when CannotJudge
+    std::uint32_t judged = 0;            // how many items (steps, clicks, segments) were judged
+
+    static CheckResult holds(std::uint32_t judged_items);
+    static CheckResult cannot_judge(std::string why);
+    static CheckResult violated(std::string property, std::optional<std::uint32_t> step, std::string explanation);
+};
+
+// B-2, W-2: no step is delivered more than once (a W-2 agent may retry only a not_done, once);
+// no non-idempotent effect (form submitted, comment posted) happens more than once per step.
+CheckResult no_resend_after_unknown(const sim::Scenario& scenario, const RunResult& run);
+
+// B-1: nothing after the first Absent/error is delivered; the report stops there and carries that
+// step's evidence.
+CheckResult batch_stops_at_first_failure(const sim::Scenario& scenario, const RunResult& run);
+
+// F-1..F-6: after every batch and every single action — normal end, failure, exception — the
+// foreground is the one from before, unless an unrelated window took it (then untouched and
+// reported); at most one borrow per batch.
+CheckResult foreground_returned(const sim::Scenario& scenario, const RunResult& run);
+
+// V-1, V-2, D-1..D-3: Confirmed only if this step's promised effect holds in ground truth; Absent
+// only if it does not, and does not arrive later within the app's declared latency bound.
+CheckResult verdict_sound(const sim::Scenario& scenario, const RunResult& run);
+
+// E-5, E-6: every delivered coordinate click hits the target window, on the control meant, at the
+// physical point meant (within the 1 px of integer DPI rounding).
+CheckResult click_lands_on_target(const sim::Scenario& scenario, const RunResult& run);
+
+// E-2, E-3: every input delivered to an element went to the element the step meant, in the
+// step's target window; a ref of another window is never used.
+CheckResult ref_never_crosses_windows(const sim::Scenario& scenario, const RunResult& run);
+
+// S-1: the same scenario run twice gives byte-identical traces and reports.
+CheckResult deterministic(const sim::Scenario& scenario, const RunOptions& options);
+
+using CheckFn = CheckResult (*)(const sim::Scenario&, const RunResult&);
+
+struct NamedCheck {
+    std::string_view name;
+    std::string_view spec;
+    CheckFn fn;  // nullptr for `deterministic`, which runs the scenario itself
+};
+
+// Every check, in a fixed order (deterministic last).
+std::span<const NamedCheck> all_checks();
+const NamedCheck* find_check(std::string_view name);
+
+// Runs one check by name over a finished run (deterministic: runs the scenario twice more).
+CheckResult run_check(const NamedCheck& check, const sim::Scenario& scenario, const RunResult& run,
+                      const RunOptions& options);
+
+// A one-line summary of a run for determinism comparisons and logs.
+std::string report_fingerprint(const RunResult& run);
+
+}  // namespace deskcheck::props
