@@ -234,7 +234,7 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
 
     // Foreground after the action.
     if (borrow_here) ev.foreground = give_back_and_watch(desktop_, *borrow_here, gc);
-    else if (hold && hold->borrow) ev.foreground = held_evidence(*hold->borrow);
+    else if (hold && hold->borrow && plan.needs_foreground) ev.foreground = held_evidence(*hold->borrow);
     else ev.foreground = watch_after_background_action(desktop_, r.target, front_before, gc);
 
     // E-3: the element acted on and the focused element come back as refs.

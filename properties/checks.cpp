@@ -203,6 +203,15 @@ WindowId target_at(const RunResult& run, const Segment& seg, std::size_t change)
     return target;
 }
 
+WindowId foreground_at_step_start(const RunResult& run, const Segment& seg, std::size_t change) {
+    WindowId front = seg.foreground_before;
+    for (std::size_t i : seg.reports) {
+        if (i >= run.timings.size()) continue;
+        if (run.timings[i].changes_begin <= change) front = run.timings[i].before.foreground;
+    }
+    return front;
+}
+
 bool last_request_refused(const RunResult& run, const Segment& seg) {
     const auto& requests = run.truth().foreground_requests;
     if (seg.requests_end == seg.requests_begin || seg.requests_end > requests.size()) return false;
@@ -242,6 +251,9 @@ CheckResult foreground_returned(const sim::Scenario& scenario, const RunResult& 
             } else if (other_actor) {
                 acceptable.push_back(c.to);
             } else if (c.by == "app") {
+                // The tool gives an app's grab back to what it saw in front when the step began; it
+                // cannot see a window that was in front for less than one poll in between.
+                acceptable.push_back(foreground_at_step_start(run, seg, i));
                 const auto last = last_tool_delivery_ms(run, seg);
                 if (last && c.at_ms > *last + watch_ms) {
                     return CheckResult::cannot_judge("the app took the foreground " + std::to_string(c.at_ms - *last) +
@@ -260,7 +272,7 @@ CheckResult foreground_returned(const sim::Scenario& scenario, const RunResult& 
                                              std::to_string(acceptable.back()) + " (before: w" +
                                              std::to_string(seg.foreground_before) + ")");
         }
-        if (someone_else && !segment_reports_change(run, seg)) {
+        if (someone_else && seg.foreground_after != seg.foreground_before && !segment_reports_change(run, seg)) {
             return CheckResult::violated("foreground_returned", step,
                                          "another window took the foreground and the report does not say so (F-4)");
         }
@@ -392,34 +404,56 @@ bool absent_on_unreadable(const StepFacts& s) {
     return last_unreadable.value_or(false);
 }
 
+bool element_effect_in(const StepFacts& s, TimeMs from_exclusive, TimeMs to_inclusive) {
+    for (const auto& e : s.run.truth().effects) {
+        if (e.at_ms > from_exclusive && e.at_ms <= to_inclusive && e.window == s.window() &&
+            (!s.report.element || e.element == *s.report.element || e.element == 0)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// The true state of the element when the verdict was formed (its last read): the state captured
+// at the step's start if nothing landed before the decision, the one captured at the end if
+// nothing landed after it; unknown otherwise.
+const TrueState* state_at_decision(const StepFacts& s) {
+    const TimeMs d = decision_ms(s);
+    if (!element_effect_in(s, d, s.timing.ended_ms)) return &s.timing.after;
+    if (!element_effect_in(s, s.timing.began_ms - 1, d)) return &s.timing.before;
+    return nullptr;
+}
+
 // D-2: the true value is the typed text spliced into the true selection from before the step.
-bool holds_as_set(const StepFacts& s) {
+bool holds_as_set(const StepFacts& s, const TrueState& at) {
     const auto& b = s.timing.before;
-    const auto& a = s.timing.after;
-    if (!b.value || !b.selection || !a.value) return false;
+    if (!b.value || !b.selection || !at.value) return false;
     const auto size = static_cast<std::int64_t>(b.value->size());
     const auto sel = *b.selection;
     if (sel.start < 0 || sel.length < 0 || sel.start + sel.length > size) return false;
     const std::string expected = b.value->substr(0, static_cast<std::size_t>(sel.start)) + s.report.facts.text +
                                  b.value->substr(static_cast<std::size_t>(sel.start + sel.length));
-    return *a.value == expected;
+    return *at.value == expected;
 }
 
 std::optional<std::string> confirmed_unsound(const StepFacts& s) {
     const auto& f = s.report.facts;
+    const TrueState* at = state_at_decision(s);
     if (f.kind == ActionKind::SelectAll) {
-        return covers(s.timing.after) ? std::nullopt : std::optional<std::string>("Confirmed select-all, but the true selection does not cover the text");
+        if (at == nullptr) return std::nullopt;
+        return covers(*at) ? std::nullopt : std::optional<std::string>("Confirmed select-all, but the true selection does not cover the text");
     }
     if (f.kind == ActionKind::ClickStateful && f.click_state == ClickState::Select) {
-        return s.timing.after.selected == true ? std::nullopt : std::optional<std::string>("Confirmed selection, but the item is not selected");
+        if (at == nullptr) return std::nullopt;
+        return at->selected == true ? std::nullopt : std::optional<std::string>("Confirmed selection, but the item is not selected");
     }
-    if (f.kind == ActionKind::TypeText && holds_as_set(s)) return std::nullopt;  // D-2: "set to X" holds
+    if (f.kind == ActionKind::TypeText && at != nullptr && holds_as_set(s, *at)) return std::nullopt;  // D-2: "set to X" holds
     if (!landed_by(s, decision_ms(s))) {
         std::string what = f.kind == ActionKind::Hotkey ? "hotkey (" + std::string(to_string(f.intent)) + ")" : std::string(to_string(f.kind));
         return "Confirmed " + what + ", but no effect of this step that it promises had happened (" +
                (f.kind == ActionKind::Hotkey ? "D-1" : "V-1") + ")";
     }
-    if (f.kind == ActionKind::TypeText && !(s.timing.after.value && s.timing.after.value->find(f.text) != std::string::npos)) {
+    if (f.kind == ActionKind::TypeText && at != nullptr && !(at->value && at->value->find(f.text) != std::string::npos)) {
         return "Confirmed typing, but the true value does not contain the text";
     }
     return std::nullopt;
@@ -428,8 +462,10 @@ std::optional<std::string> confirmed_unsound(const StepFacts& s) {
 std::optional<std::string> absent_unsound(const StepFacts& s) {
     const auto& f = s.report.facts;
     if (absent_on_unreadable(s)) return "Absent rests on an unreadable read (V-2)";
-    if (f.kind == ActionKind::SelectAll && covers(s.timing.after)) return "Absent select-all, but the true selection covers the text";
-    if (f.kind == ActionKind::ClickStateful && f.click_state == ClickState::Select && s.timing.after.selected == true) {
+    const TrueState* at = state_at_decision(s);
+    if (at != nullptr && f.kind == ActionKind::SelectAll && covers(*at)) return "Absent select-all, but the true selection covers the text";
+    if (at != nullptr && f.kind == ActionKind::ClickStateful && f.click_state == ClickState::Select &&
+        at->selected == true) {
         return "Absent selection, but the item is selected";
     }
     if (landed_by(s, decision_ms(s))) return "Absent, but this step's promised effect had already landed (D-2/V-1)";

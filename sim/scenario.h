@@ -157,6 +157,9 @@ struct Step {
     std::string app;
     std::optional<std::uint32_t> depends_on; // B-3: index of an earlier step whose effect this needs
     std::optional<std::string> idempotency_key;  // W-2
+    // E-3: the window whose snapshot the step's ref comes from (default: `window`). A different
+    // window makes the agent use a ref of window A with target B, which the tool must reject.
+    std::optional<WindowId> ref_window;
 };
 
 struct Scenario {

@@ -1,0 +1,114 @@
+// Reads (V-2, S-3, S-7): every reading is optional; nullopt means "could not be read", never "".
+//
+// Each read draws three chances from the read stream, always in the same order and always all
+// three (so later draws never depend on which branch was taken): intermittent unreadability (the
+// control's intermittent_permille when Intermittent, else 0), read_failure_permille and
+// stale_read_permille. Precedence: missing window/element/field, opaque (Electron) tree,
+// Unreadable, intermittent, failed, then stale (the field's value before its latest landed update).
+// Every read is recorded in ground truth and in the trace, unreadable printed as `(unreadable)`.
+#include <cassert>
+
+#include "sim/sim.h"
+
+namespace deskcheck::sim {
+namespace {
+
+bool has_value(ControlKind k) { return k == ControlKind::Edit || k == ControlKind::Feed; }
+bool has_selection(ControlKind k) { return k == ControlKind::Edit; }
+bool has_toggled(ControlKind k) { return k == ControlKind::Toggle; }
+bool has_expanded(ControlKind k) { return k == ControlKind::Expander; }
+bool has_selected(ControlKind k) { return k == ControlKind::ListItem; }
+
+std::string print_bool(bool b) { return b ? "true" : "false"; }
+std::string print_selection(Selection s) { return std::to_string(s.start) + "," + std::to_string(s.length); }
+
+}  // namespace
+
+Sim::ReadAnswer Sim::begin_read(WindowId w, ElementId e, bool (*has_field)(ControlKind)) {
+    settle_due();
+    const LiveWindow* window = find_window(w);
+    const LiveControl* c = live_control(w, e);
+    const bool intermittent = c != nullptr && c->c.readability == Readability::Intermittent;
+    const bool intermittent_miss = read_rng_.chance(intermittent ? c->c.intermittent_permille : 0);
+    const bool failed = read_rng_.chance(scenario_.faults.read_failure_permille);
+    const bool stale = read_rng_.chance(scenario_.faults.stale_read_permille);
+    if (window == nullptr || !window->shown) return {nullptr, "missing", false};
+    if (window->spec.framework == Framework::Electron) return {nullptr, "opaque", false};
+    if (c == nullptr || !has_field(c->c.kind)) return {nullptr, "missing", false};
+    if (c->c.readability == Readability::Unreadable) return {nullptr, "unreadable", false};
+    if (intermittent_miss) return {nullptr, "unreadable", false};
+    if (failed) return {nullptr, "failed", false};
+    if (stale) return {c, "stale", true};
+    return {c, "", false};
+}
+
+void Sim::record_read(WindowId w, ElementId e, std::string_view field, const std::optional<std::string>& returned,
+                      const std::string& fault) {
+    assert(!field.empty());
+    assert(returned.has_value() || !fault.empty() || field.empty());
+    truth_.reads.push_back(Read{now_, w, e, std::string(field), returned, fault});
+    std::string detail = std::string(field) + " -> ";
+    if (!returned) detail += "(unreadable)";
+    else detail += field == "value" ? quote_text(*returned) : *returned;
+    if (!fault.empty()) detail += " [" + fault + "]";
+    trace_.add(now_, TraceKind::Read, subject_of(w, e == 0 ? std::nullopt : std::optional(e)), detail);
+}
+
+std::optional<std::string> Sim::read_value(WindowId w, ElementId e) {
+    const ReadAnswer a = begin_read(w, e, has_value);
+    std::optional<std::string> out;
+    if (a.control != nullptr) out = a.stale ? a.control->prev_value : a.control->c.value;
+    record_read(w, e, "value", out, a.fault);
+    return out;
+}
+
+std::optional<Selection> Sim::read_selection(WindowId w, ElementId e) {
+    const ReadAnswer a = begin_read(w, e, has_selection);
+    std::optional<Selection> out;
+    if (a.control != nullptr) out = a.stale ? a.control->prev_selection : a.control->c.selection;
+    record_read(w, e, "selection", out ? std::optional(print_selection(*out)) : std::nullopt, a.fault);
+    return out;
+}
+
+std::optional<bool> Sim::read_toggled(WindowId w, ElementId e) {
+    const ReadAnswer a = begin_read(w, e, has_toggled);
+    std::optional<bool> out;
+    if (a.control != nullptr) out = a.stale ? a.control->prev_toggled : a.control->c.toggled;
+    record_read(w, e, "toggled", out ? std::optional(print_bool(*out)) : std::nullopt, a.fault);
+    return out;
+}
+
+std::optional<bool> Sim::read_expanded(WindowId w, ElementId e) {
+    const ReadAnswer a = begin_read(w, e, has_expanded);
+    std::optional<bool> out;
+    if (a.control != nullptr) out = a.stale ? a.control->prev_expanded : a.control->c.expanded;
+    record_read(w, e, "expanded", out ? std::optional(print_bool(*out)) : std::nullopt, a.fault);
+    return out;
+}
+
+std::optional<bool> Sim::read_selected(WindowId w, ElementId e) {
+    const ReadAnswer a = begin_read(w, e, has_selected);
+    std::optional<bool> out;
+    if (a.control != nullptr) out = a.stale ? a.control->prev_selected : a.control->c.selected;
+    record_read(w, e, "selected", out ? std::optional(print_bool(*out)) : std::nullopt, a.fault);
+    return out;
+}
+
+// The title's unsaved marker: always readable except for the read faults (same three draws).
+std::optional<bool> Sim::read_dirty(WindowId w) {
+    settle_due();
+    const LiveWindow* window = find_window(w);
+    (void)read_rng_.chance(0);  // the intermittent slot: windows are never intermittent
+    const bool failed = read_rng_.chance(scenario_.faults.read_failure_permille);
+    const bool stale = read_rng_.chance(scenario_.faults.stale_read_permille);
+    std::optional<bool> out;
+    std::string fault;
+    if (window == nullptr || !window->shown) fault = "missing";
+    else if (failed) fault = "failed";
+    else if (stale) fault = "stale", out = window->prev_dirty;
+    else out = window->dirty;
+    record_read(w, 0, "dirty", out ? std::optional(print_bool(*out)) : std::nullopt, fault);
+    return out;
+}
+
+}  // namespace deskcheck::sim
