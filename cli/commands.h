@@ -9,5 +9,8 @@ using Argv = std::vector<std::string>;
 
 int cmd_rules(const Argv& args);
 int cmd_diff_rules(const Argv& args);
+int cmd_run(const Argv& args);
+int cmd_replay(const Argv& args);
+int cmd_shrink(const Argv& args);
 
 }  // namespace deskcheck::cli

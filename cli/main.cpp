@@ -17,6 +17,9 @@ struct Command {
 
 constexpr Command commands[] = {
     {"rules", "rules [--rules published|current] [--json]   print a rule set's verdict table", deskcheck::cli::cmd_rules},
+    {"run", "run [--seed S] [--cases N] [--rules R] [--property P] [--json]   a property campaign over generated desktops", deskcheck::cli::cmd_run},
+    {"replay", "replay FILE... [--json]                  replay scenario files: timeline, evidence, judgement", deskcheck::cli::cmd_replay},
+    {"shrink", "shrink FILE --property P [--out F]       shrink a scenario keeping property P violated", deskcheck::cli::cmd_shrink},
     {"diff-rules", "diff-rules A B [--json]                   situations whose verdict differs between two rule sets", deskcheck::cli::cmd_diff_rules},
 };
 

@@ -47,6 +47,8 @@ std::optional<Error> check_coordinates(Desktop& d, const Request& r, Mutation m)
     return Error{ErrorKind::TargetOccluded, "the point hits window " + std::to_string(*hit) + ", not the target"};
 }
 
+Point centre(const Rect& r) { return Point{r.left + (r.right - r.left) / 2, r.top + (r.bottom - r.top) / 2}; }
+
 Input make_input(const Request& r, const detail::Plan& plan, const Target& t, const WindowInfo& w, Mutation m) {
     Input in;
     in.method = plan.method;
@@ -55,9 +57,12 @@ Input make_input(const Request& r, const detail::Plan& plan, const Target& t, co
     in.step = r.step;
     if (r.kind == RequestKind::Type) in.text = r.text;
     if (r.kind == RequestKind::Hotkey) in.keys = r.keys;
-    if (r.kind == RequestKind::ClickAt && r.point) {
-        in.point = plan.method == DeliveryMethod::PostedClick ? physical_to_client(w, *r.point, m) : *r.point;
+    std::optional<Point> physical = r.kind == RequestKind::ClickAt ? r.point : std::nullopt;
+    if (r.kind == RequestKind::Click && t.node != nullptr &&
+        (plan.method == DeliveryMethod::PostedClick || plan.method == DeliveryMethod::RealInput)) {
+        physical = centre(t.node->bounds);
     }
+    if (physical) in.point = plan.method == DeliveryMethod::PostedClick ? physical_to_client(w, *physical, m) : *physical;
     return in;
 }
 
@@ -75,6 +80,13 @@ ForegroundEvidence held_evidence(const Borrow& b) {
 }
 
 }  // namespace
+
+void Tool::quiesce(WindowId w) {
+    const auto it = quiet_after_.find(w);
+    if (it == quiet_after_.end()) return;
+    const TimeMs wait = std::min(it->second - desktop_.now_ms(), config_.quiesce_ms_max);
+    if (wait > 0) desktop_.wait_ms(wait);
+}
 
 Snapshot Tool::settle(WindowId w, ElementId e, const ActionFacts& facts, const Snapshot& before, bool& settled,
                       TimeMs& waited) {
@@ -116,7 +128,16 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
     rep.request = r;
     rep.index = r.step >= 0 ? static_cast<std::uint32_t>(r.step) : 0;
     Evidence ev;
+    const WindowId front_at_start = desktop_.foreground();
+    bool tool_moved_front = false;
+    // F-4: a foreground move this step did not make (while the tool waited) is reported, not undone.
+    const auto report_outside_moves = [&]() {
+        if (!tool_moved_front && desktop_.foreground() != front_at_start && !ev.foreground.changed_by) {
+            ev.foreground.changed_by = "another-window";
+        }
+    };
     const auto fail = [&](Error e) {
+        report_outside_moves();
         rep.result = adapt(helper_error(std::move(e), ev));
         return rep;
     };
@@ -131,6 +152,7 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
     if (r.kind == RequestKind::ClickAt) {
         if (auto err = check_coordinates(desktop_, r, m)) return fail(*err);  // nothing delivered (E-5)
     }
+    if (rules_.settles) quiesce(r.target);
     rep.facts = detail::facts_of(r, t.node);
     rep.kind = rep.facts.kind;
     if (t.node != nullptr) rep.element = t.node->id;
@@ -144,7 +166,6 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
     }
     const detail::Plan plan = detail::choose_delivery(*win, t.node, r, rep.facts);
     const GuardConfig gc = detail::guard_config(config_);
-    const WindowId front_before = desktop_.foreground();
 
     // Foreground (F-1, F-5, F-7): borrow when the control needs it; a batch holds one borrow.
     std::optional<Borrow> borrow_here;
@@ -154,6 +175,7 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
         if (!reuse) {
             auto b = borrow_foreground(desktop_, r.target, gc);
             if (!b) return fail(Error{ErrorKind::ForegroundRefused, "the foreground request was refused twice (F24 retry)"});
+            tool_moved_front = tool_moved_front || b->borrowed;
             if (hold == nullptr) {
                 borrow_here = b;
             } else if (b->borrowed) {
@@ -190,7 +212,19 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
             return fail(*err);
         }
     }
+    // The foreground right before the delivery: what an app's grab is given back to (F-3). A move
+    // by someone else while the tool waited (settle, user, quiesce) is reported, not undone (F-4).
+    const WindowId front_before = desktop_.foreground();
     const Input input = make_input(r, plan, t, *win, m);
+    // E-5: a real click lands on whatever is on top at that point: it must be the target.
+    if (r.kind == RequestKind::Click && plan.method == DeliveryMethod::RealInput && input.point &&
+        m != Mutation::ClickWithoutHitTest) {
+        const auto hit = desktop_.window_at(*input.point);
+        if (!hit || (*hit != r.target && !related_to_target(desktop_, *hit, r.target))) {
+            ev.foreground = give_back_now();
+            return fail(Error{ErrorKind::TargetOccluded, "the element's centre is covered by another window"});
+        }
+    }
     const Point cursor_before = desktop_.cursor();
     ev.delivery = std::string(to_string(plan.method));
     DeliveryStatus status = DeliveryStatus::Failed;
@@ -202,6 +236,10 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
     }
     if (plan.method == DeliveryMethod::RealInput && input.point) desktop_.set_cursor(cursor_before);  // E-5
     ev.delivered = status == DeliveryStatus::Delivered;
+    if (ev.delivered) {
+        const TimeMs due = desktop_.now_ms() + desktop_.declared_latency_ms(r.target).value_or(config_.settle_ms_max);
+        for (const WindowId w : {r.target, input.window}) quiet_after_[w] = std::max(quiet_after_[w], due);
+    }
     if (!ev.delivered) {
         if (borrow_here && gives_back_on_failure) ev.foreground = give_back(desktop_, *borrow_here, gc);
         return fail(Error{ErrorKind::DeliveryFailed, "the desktop answered " + std::string(to_string(status))});
@@ -216,13 +254,6 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
         } else {
             after = read_state(desktop_, r.target, t.node->id, rep.kind, rep.facts.click_state, m);
         }
-    } else if (rules_.settles) {
-        // Nothing to read (V-8), but let its effects land before the next action is judged (D-3):
-        // a late effect of this action must not pass for the next action's.
-        const TimeMs wait = std::min(desktop_.declared_latency_ms(r.target).value_or(config_.settle_ms_max),
-                                     config_.settle_ms_max);
-        if (wait > 0) desktop_.wait_ms(wait);
-        ev.settle_ms = wait;
     }
     const Judgement j = judge(rules_, Situation{rep.facts, before, after, Timing{settled}});
     ev.after = after;
@@ -233,9 +264,16 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
     ev.checks_not_run = j.checks_not_run;
 
     // Foreground after the action.
-    if (borrow_here) ev.foreground = give_back_and_watch(desktop_, *borrow_here, gc);
+    if (borrow_here && borrow_here->borrowed) {
+        if (rules_.settles) quiesce(r.target);  // keep it until the effects landed (a WPF app pulls itself forward then)
+        ev.foreground = give_back_and_watch(desktop_, *borrow_here, gc);
+    }
     else if (hold && hold->borrow && plan.needs_foreground) ev.foreground = held_evidence(*hold->borrow);
     else ev.foreground = watch_after_background_action(desktop_, r.target, front_before, gc);
+    tool_moved_front = tool_moved_front || ev.foreground.borrowed;  // gave back, or put an app's grab back
+    if (!tool_moved_front && front_before != front_at_start && !ev.foreground.changed_by) {
+        ev.foreground.changed_by = "another-window";
+    }
 
     // E-3: the element acted on and the focused element come back as refs.
     if (t.node != nullptr) {
@@ -309,6 +347,9 @@ BatchReport Tool::batch(std::span<const Request> requests) {
     // F-5: give the held foreground back exactly once, on every path.
     const bool skip_give_back = config_.mutation == Mutation::NoGiveBackOnFailure && out.stopped_at.has_value();
     if (hold.borrow && !skip_give_back) {
+        if (rules_.settles) {
+            for (const auto& step : out.steps) quiesce(step.request.target);
+        }
         out.foreground = give_back_and_watch(desktop_, *hold.borrow, detail::guard_config(config_));
         if (hold.borrow->borrowed) ++hold.give_backs;
         hold.borrow.reset();

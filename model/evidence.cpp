@@ -79,4 +79,14 @@ std::string show_snapshot(const Snapshot& s) {
     return out;
 }
 
+std::string show_snapshot(const Snapshot& s, ActionKind kind) {
+    if (kind == ActionKind::Unverifiable) return "(nothing read: no readable state, V-8)";
+    if (kind != ActionKind::ClickStateful) return show_snapshot(s);
+    std::string out;
+    if (s.toggled || (!s.expanded && !s.selected)) out += "toggled=" + show_flag(s.toggled);
+    if (s.expanded) out += (out.empty() ? "" : " ") + std::string("expanded=") + show_flag(s.expanded);
+    if (s.selected) out += (out.empty() ? "" : " ") + std::string("selected=") + show_flag(s.selected);
+    return out;
+}
+
 }  // namespace deskcheck

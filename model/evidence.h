@@ -73,5 +73,7 @@ std::string show_selection(const std::optional<Selection>& s);
 std::string show_flag(const std::optional<bool>& b);
 // value and selection always; toggled/expanded/selected/dirty only when readable.
 std::string show_snapshot(const Snapshot& s);
+// Only the readings an action of `kind` reads (a click does not read the value).
+std::string show_snapshot(const Snapshot& s, ActionKind kind);
 
 }  // namespace deskcheck

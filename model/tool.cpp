@@ -80,6 +80,9 @@ ActionFacts facts_of(const Request& r, const ElementNode* node) {
 namespace {
 bool classic_button(const ElementNode& n) { return n.own_handle && n.class_name == "Button"; }
 bool classic_edit(const ElementNode& n) { return n.own_handle && n.class_name == "Edit"; }
+bool invokable(const std::string& role) {
+    return role == "Button" || role == "MenuItem" || role == "Hyperlink" || role == "SplitButton";
+}
 }  // namespace
 
 // E-4: delivery is chosen per control — own handle, framework, window class — not by the caller.
@@ -98,9 +101,12 @@ Plan choose_delivery(const WindowInfo& w, const ElementNode* node, const Request
                 case ClickState::Toggle: return {DeliveryMethod::UiaToggle, wpf};
                 case ClickState::Expand: return {DeliveryMethod::UiaExpand, wpf};
                 case ClickState::Select: return {DeliveryMethod::UiaSelect, wpf};
-                case ClickState::None: return {DeliveryMethod::UiaInvoke, wpf};
+                case ClickState::None: break;
             }
-            return {DeliveryMethod::UiaInvoke, wpf};
+            if (node && invokable(node->role)) return {DeliveryMethod::UiaInvoke, wpf};
+            // No Invoke pattern (an edit, a text, a pane): a click at the element's centre.
+            if (wpf) return {DeliveryMethod::RealInput, true};
+            return {DeliveryMethod::PostedClick, false};
         case RequestKind::ClickAt:
             // A real click on a WPF window needs the foreground; others take a posted click.
             if (wpf) return {DeliveryMethod::RealInput, true};

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -39,6 +40,7 @@ struct ToolConfig {
     TimeMs settle_poll_ms = 50;       // D-3: `current` polls the state after an action...
     TimeMs settle_ms_max = 1000;      // ...for at most this long
     TimeMs reconcile_wait_ms = 2000;  // W-4: how long to wait before the reconciling read
+    TimeMs quiesce_ms_max = 10'000;   // D-3: longest wait for an earlier action's effects to land
     Mutation mutation = Mutation::None;
 };
 inline constexpr std::size_t batch_steps_max = 64;
@@ -135,12 +137,17 @@ private:
     Snapshot settle(WindowId w, ElementId e, const ActionFacts& facts, const Snapshot& before, bool& settled,
                     TimeMs& waited);
     Verdict observe_dependency(const StepReport& dependency);
+    void quiesce(WindowId w);
 
     Desktop& desktop_;
     const RuleSet& rules_;
     ToolConfig config_;
     RefTable refs_;
     ToolObserver* observer_ = nullptr;
+    // D-3 (`current` only): per window, when the effects of the last delivery to it are due at the
+    // latest (delivery time + the app's declared bound). A later action on that window waits for
+    // it before its before-read, so it never takes an earlier action's late effect for its own.
+    std::map<WindowId, TimeMs> quiet_after_;
 };
 
 // Reads the state an action of `kind` is judged on (V-2: each reading independently optional).

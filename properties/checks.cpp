@@ -189,18 +189,16 @@ bool segment_reports_change(const RunResult& run, const Segment& seg) {
 }
 
 
-// The target of the segment's step during which foreground change `change` happened (by ledger
-// order, not by time: many things happen in the same virtual millisecond).
-WindowId target_at(const RunResult& run, const Segment& seg, std::size_t change) {
-    WindowId target = no_window;
+// The targets the segment had delivered something to before foreground change `change`.
+std::vector<WindowId> targets_so_far(const RunResult& run, const Segment& seg, std::size_t change) {
+    std::vector<WindowId> out;
+    const auto& c = run.truth().foreground_changes[change];
     for (std::size_t i : seg.reports) {
-        if (i >= run.timings.size()) continue;
-        const auto& t = run.timings[i];
-        if (t.changes_begin <= change && change < t.changes_end) return run.steps[i].request.target;
-        if (t.changes_begin <= change) target = run.steps[i].request.target;
+        if (i >= run.timings.size() || run.timings[i].changes_begin > change) continue;
+        const auto delivered = first_delivery_ms(run, run.timings[i]);
+        if (delivered && *delivered <= c.at_ms) out.push_back(run.steps[i].request.target);
     }
-    if (target == no_window && !seg.reports.empty()) target = run.steps[seg.reports.front()].request.target;
-    return target;
+    return out;
 }
 
 WindowId foreground_at_step_start(const RunResult& run, const Segment& seg, std::size_t change) {
@@ -242,13 +240,19 @@ CheckResult foreground_returned(const sim::Scenario& scenario, const RunResult& 
         bool someone_else = false;
         for (std::size_t i = seg.changes_begin; i < seg.changes_end && i < changes.size(); ++i) {
             const auto& c = changes[i];
-            const WindowId active = target_at(run, seg, i);
-            const bool related_to_targets = active != no_window && related(scenario, c.to, active);
+            // An app grab counts as the tool's doing when the window is related to a target the
+            // segment had acted on by then (a late effect of an earlier step included).
+            const auto acted = targets_so_far(run, seg, i);
+            const bool related_to_targets =
+                std::any_of(acted.begin(), acted.end(), [&](WindowId t) { return related(scenario, c.to, t); });
+            const bool related_to_active = !acted.empty() && related(scenario, c.to, acted.back());
             const bool other_actor = c.by == "another-window" || c.by == "user";
             if ((other_actor || c.by == "app") && !related_to_targets) {
                 acceptable = {c.to};
                 someone_else = true;
-            } else if (other_actor) {
+            } else if (other_actor || (c.by == "app" && !related_to_active)) {
+                // Related to a target, but not to the step running: giving it back (F-3) and
+                // leaving it (it is not this step's doing) are both defensible.
                 acceptable.push_back(c.to);
             } else if (c.by == "app") {
                 // The tool gives an app's grab back to what it saw in front when the step began; it
@@ -256,8 +260,7 @@ CheckResult foreground_returned(const sim::Scenario& scenario, const RunResult& 
                 acceptable.push_back(foreground_at_step_start(run, seg, i));
                 const auto last = last_tool_delivery_ms(run, seg);
                 if (last && c.at_ms > *last + watch_ms) {
-                    return CheckResult::cannot_judge("the app took the foreground " + std::to_string(c.at_ms - *last) +
-                                                     " ms after the last delivery, past the 350 ms watch (F-3)");
+                    return CheckResult::cannot_judge("the app took the foreground after the 350 ms watch (F-3)");
                 }
             }
         }
@@ -324,8 +327,20 @@ std::vector<EffectKind> promised_effects(const ActionFacts& f) {
     return {};
 }
 
+// Caused by a delivery of this very report (an agent retry shares the step's index).
+bool caused_by_this_report(const sim::Effect& e, const StepFacts& s) {
+    if (e.step != s.step()) return false;
+    if (!e.delivered_at_ms) return true;
+    const auto& attempts = s.run.truth().attempts;
+    for (std::size_t i = s.timing.attempts_begin; i < s.timing.attempts_end && i < attempts.size(); ++i) {
+        if (attempts[i].step == s.step() && attempts[i].at_ms == *e.delivered_at_ms) return true;
+    }
+    return false;
+}
+
 bool effect_matches(const sim::Effect& e, const StepFacts& s, const std::vector<EffectKind>& kinds) {
     if (e.step != s.step() || e.window != s.window()) return false;
+    if (!caused_by_this_report(e, s)) return false;
     if (std::find(kinds.begin(), kinds.end(), e.kind) == kinds.end()) return false;
     const bool window_level = e.kind == EffectKind::Saved;
     return window_level || (s.report.element && e.element == *s.report.element);
@@ -380,7 +395,7 @@ std::optional<std::string> unjudgeable(const StepFacts& s) {
     for (const auto& e : truth.effects) {
         if (e.at_ms < s.timing.began_ms || e.at_ms > s.timing.ended_ms || e.window != s.window()) continue;
         if (e.by == "user") return "the user changed the target while the step ran (W-5)";
-        if (e.overrun && e.step != s.step()) {
+        if (e.overrun && !caused_by_this_report(e, s)) {
             return "step " + std::to_string(e.step) + "'s effect landed during this step, beyond its app's declared latency bound (S-7)";
         }
     }
@@ -417,8 +432,19 @@ bool element_effect_in(const StepFacts& s, TimeMs from_exclusive, TimeMs to_incl
 // The true state of the element when the verdict was formed (its last read): the state captured
 // at the step's start if nothing landed before the decision, the one captured at the end if
 // nothing landed after it; unknown otherwise.
+bool removed_in(const StepFacts& s, TimeMs from_exclusive, TimeMs to_inclusive) {
+    const auto& scenario = s.run.sim->scenario();
+    for (const auto& f : s.run.truth().events) {
+        if (f.at_ms <= from_exclusive || f.at_ms > to_inclusive || f.index >= scenario.events.size()) continue;
+        const auto& ev = scenario.events[f.index];
+        if (ev.kind == sim::EventKind::ControlRemoved && s.report.element && ev.control == *s.report.element) return true;
+    }
+    return false;
+}
+
 const TrueState* state_at_decision(const StepFacts& s) {
     const TimeMs d = decision_ms(s);
+    if (removed_in(s, d, s.timing.ended_ms)) return nullptr;
     if (!element_effect_in(s, d, s.timing.ended_ms)) return &s.timing.after;
     if (!element_effect_in(s, s.timing.began_ms - 1, d)) return &s.timing.before;
     return nullptr;

@@ -271,6 +271,10 @@ BOOST_AUTO_TEST_CASE(S4_enter_in_a_form_submits_it_once) {
     BOOST_TEST(desk.truth().count(EffectKind::FormSubmitted) == 1u);
     BOOST_TEST(desk.truth().count(EffectKind::FormSubmitted, 0) == 1u);
     BOOST_TEST(shown(desk.true_value(11)) == "xhi");
+    Sim no_form = build(notepad());  // the same keys outside a form submit nothing
+    no_form.deliver(typing(DeliveryMethod::PostedKeys, 1, 11, "hi\n"));
+    no_form.run_until_quiet(1000);
+    BOOST_TEST(no_form.truth().count(EffectKind::FormSubmitted) == 0u);
 }
 
 BOOST_AUTO_TEST_CASE(S4_enter_in_a_multiline_edit_inserts_crlf_and_submits_nothing) {

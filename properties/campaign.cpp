@@ -1,0 +1,168 @@
+#include "properties/campaign.h"
+
+#include <algorithm>
+#include <cassert>
+#include <set>
+
+#include "properties/shrink.h"
+
+namespace deskcheck::props {
+
+std::uint64_t case_seed(std::uint64_t campaign_seed, std::uint32_t index) {
+    std::uint64_t z = campaign_seed + 0x9e3779b97f4a7c15ULL * (static_cast<std::uint64_t>(index) + 1);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+std::vector<std::string> coverage_tags(const sim::Scenario& scenario, const RunResult& run) {
+    std::set<std::string> tags;
+    const auto& t = run.truth();
+    for (const auto& e : t.events) {
+        const auto& ev = scenario.events[std::min(e.index, scenario.events.size() - 1)];
+        switch (ev.kind) {
+            case sim::EventKind::UserTypes: tags.insert("user_typing"); break;
+            case sim::EventKind::UserClicks: tags.insert("user_click"); break;
+            case sim::EventKind::WindowToFront: tags.insert("window_to_front"); break;
+            case sim::EventKind::PopupOpens: tags.insert("popup"); break;
+            case sim::EventKind::TreeReorders: tags.insert("tree_reorder"); break;
+            case sim::EventKind::ControlRemoved: tags.insert("control_removed"); break;
+            case sim::EventKind::OccluderAppears: tags.insert("occluder"); break;
+        }
+    }
+    for (const auto& c : t.foreground_changes) {
+        if (c.by == "tool") tags.insert("borrow");
+        if (c.by == "app") tags.insert("app_took_foreground");
+        if (c.by == "another-window") tags.insert("another_window_took_foreground");
+    }
+    for (const auto& r : t.foreground_requests) {
+        if (r.answer == ForegroundAnswer::Refused) tags.insert("foreground_refused");
+    }
+    for (const auto& r : t.reads) {
+        if (r.fault == "stale") tags.insert("stale_read");
+        if (r.fault == "failed" || r.fault == "unreadable") tags.insert("unreadable_read");
+    }
+    for (const auto& a : t.attempts) {
+        if (a.outcome == sim::AttemptOutcome::Threw) tags.insert("delivery_exception");
+        if (a.outcome == sim::AttemptOutcome::Failed) tags.insert("delivery_error");
+    }
+    for (const auto& d : t.delivered) {
+        if (!d.accepted) tags.insert("input_ignored");
+        if (d.overrun) tags.insert("latency_overrun");
+        if (d.landed && d.point && !(*d.landed == *d.point)) tags.insert("dpi_stretched_click");
+    }
+    for (const auto& s : run.steps) {
+        if (s.result.error) tags.insert("error:" + std::string(to_string(s.result.error->kind)));
+        if (s.dependency_observed) tags.insert("dependency_observed");
+        if (s.result.evidence.foreground.waited_for_user_ms) tags.insert("waited_for_user");
+    }
+    if (!run.agent_retried.empty()) tags.insert("agent_retry");
+    if (run.stopped_at) tags.insert("batch_stopped");
+    return {tags.begin(), tags.end()};
+}
+
+namespace {
+
+bool selected(const CampaignOptions& o, std::string_view name) {
+    return o.properties.empty() || std::find(o.properties.begin(), o.properties.end(), name) != o.properties.end();
+}
+
+inline constexpr std::uint32_t deterministic_every = 4;  // the determinism check runs a case twice more
+
+void count_verdicts(const RunResult& run, std::map<std::string, std::uint32_t>& verdicts) {
+    for (const auto& s : run.steps) {
+        std::string key = s.result.verdict ? std::string(to_string(*s.result.verdict))
+                                           : "error:" + std::string(to_string(s.result.error->kind));
+        ++verdicts[key];
+        if (s.result.verdict) ++verdicts[std::string(to_string(s.kind)) + "/" + key];
+    }
+}
+
+std::string summary_of(const Counterexample& c) {
+    return c.property + " violated at step " + (c.violation.step ? std::to_string(*c.violation.step) : "-") + ": " +
+           c.violation.explanation;
+}
+
+}  // namespace
+
+CampaignResult run_campaign(const CampaignOptions& o) {
+    CampaignResult out;
+    out.seed = o.seed;
+    out.rules = o.rules;
+    const RuleSet* rules = find_rules(o.rules);
+    RunOptions ro;
+    ro.rules = rules != nullptr ? rules : &current_rules();
+    ro.tool = o.tool;
+    ro.agent_retries = o.agent_retries;
+    for (const auto& c : all_checks()) {
+        if (selected(o, c.name)) {
+            PropertyStats stats;
+            stats.name = std::string(c.name);
+            stats.spec = std::string(c.spec);
+            out.properties.push_back(std::move(stats));
+        }
+    }
+    std::map<std::string, std::uint32_t> found;
+    for (std::uint32_t i = 0; i < o.cases; ++i) {
+        const std::uint64_t cs = case_seed(o.seed, i);
+        sim::Prng rng(cs);
+        sim::Scenario scenario = sim::generate_scenario(rng, o.generate);
+        scenario.rules = std::string(ro.rules->name);
+        const RunResult run = run_scenario(scenario, ro);
+        ++out.cases;
+        count_verdicts(run, out.verdicts);
+        for (const auto& tag : coverage_tags(scenario, run)) ++out.coverage[tag];
+        for (auto& stats : out.properties) {
+            const NamedCheck* check = find_check(stats.name);
+            assert(check != nullptr);
+            if (check->fn == nullptr && i % deterministic_every != 0) continue;
+            const CheckResult r = run_check(*check, scenario, run, ro);
+            ++stats.cases;
+            if (r.status == CheckStatus::Holds) ++stats.holds;
+            if (r.status == CheckStatus::CannotJudge) {
+                ++stats.cannot_judge;
+                ++stats.why_not_judged[r.why_not_judged];
+            }
+            if (r.status != CheckStatus::Violated) continue;
+            ++stats.violated;
+            if (found[stats.name] >= o.counterexamples_max) continue;
+            ++found[stats.name];
+            Counterexample c;
+            c.property = stats.name;
+            c.case_seed = cs;
+            c.original_size = size_of(scenario);
+            c.scenario = scenario;
+            c.violation = *r.violation;
+            if (o.shrink) {
+                const ShrinkResult sr = shrink_scenario(scenario, still_violates(stats.name, ro));
+                c.scenario = sr.scenario;
+                c.shrink_attempts = sr.attempts;
+                const RunResult again = run_scenario(c.scenario, ro);
+                const CheckResult r2 = run_check(*check, c.scenario, again, ro);
+                if (r2.violation) c.violation = *r2.violation;
+            }
+            c.shrunk_size = size_of(c.scenario);
+            c.summary = summary_of(c);
+            out.counterexamples.push_back(std::move(c));
+        }
+        if (o.progress) o.progress(i + 1, o.cases);
+    }
+    return out;
+}
+
+sim::ScenarioDocument counterexample_document(const Counterexample& c, const std::string& rules) {
+    sim::ScenarioDocument doc;
+    doc.scenario = c.scenario;
+    doc.scenario.rules = rules;
+    sim::CounterexampleHeader h;
+    h.property = c.property;
+    h.rules = rules;
+    h.seed = c.case_seed;
+    h.summary = c.summary;
+    if (c.violation.step) h.step = static_cast<std::int32_t>(*c.violation.step);
+    h.expected_outcome = "violated";
+    doc.counterexample = h;
+    return doc;
+}
+
+}  // namespace deskcheck::props

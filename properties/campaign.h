@@ -1,0 +1,78 @@
+// A property campaign: N generated scenarios from one seed, every check on each, statistics,
+// and shrunk counterexamples. `deskcheck run` and `deskcheck nightly` both drive this.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "properties/checks.h"
+#include "properties/run.h"
+#include "properties/shrink.h"
+#include "sim/generate.h"
+#include "sim/scenario_json.h"
+
+namespace deskcheck::props {
+
+struct CampaignOptions {
+    std::uint64_t seed = 1;
+    std::uint32_t cases = 200;
+    std::string rules = "current";               // the rule set the tool uses
+    std::vector<std::string> properties;         // empty: every check
+    ToolConfig tool;                             // a negative proof's mutation, for self-tests
+    bool agent_retries = true;                   // W-2 agent acting on the answers
+    sim::GenerateOptions generate;
+    bool shrink = true;
+    std::uint32_t counterexamples_max = 1;       // per property; the campaign goes on after them
+    // Called after each case (done, total); must not affect the run.
+    std::function<void(std::uint32_t, std::uint32_t)> progress;
+};
+
+struct PropertyStats {
+    std::string name;
+    std::string spec;
+    std::uint32_t cases = 0;
+    std::uint32_t holds = 0;
+    std::uint32_t violated = 0;
+    std::uint32_t cannot_judge = 0;                        // STYLE 7: said so, not counted as passes
+    std::map<std::string, std::uint32_t> why_not_judged;   // reason -> count
+    bool gave_up() const { return cases > 0 && cannot_judge * 2 > cases; }
+};
+
+struct Counterexample {
+    std::string property;
+    std::uint64_t case_seed = 0;          // generate_scenario(Prng(case_seed)) reproduces the original
+    Violation violation;                  // as seen on the shrunk scenario
+    sim::Scenario scenario;               // shrunk
+    ScenarioSize original_size;
+    ScenarioSize shrunk_size;
+    std::uint32_t shrink_attempts = 0;
+    std::string summary;                  // one line for people
+};
+
+struct CampaignResult {
+    std::uint64_t seed = 0;
+    std::string rules;
+    std::uint32_t cases = 0;
+    std::vector<PropertyStats> properties;
+    std::map<std::string, std::uint32_t> verdicts;   // "Confirmed", "Absent", "Unknown", "error:<kind>"
+    std::map<std::string, std::uint32_t> coverage;   // tags: "occluded", "dpi_stretched", "user_busy", ...
+    std::vector<Counterexample> counterexamples;
+    bool any_violation() const { return !counterexamples.empty(); }
+};
+
+// The seed of case `index` of a campaign (splitmix of the campaign seed and the index).
+std::uint64_t case_seed(std::uint64_t campaign_seed, std::uint32_t index);
+
+CampaignResult run_campaign(const CampaignOptions& options);
+
+// The counterexample as a scenario document with its header (DESIGN "Counterexamples").
+sim::ScenarioDocument counterexample_document(const Counterexample& c, const std::string& rules);
+
+// Coverage tags of one scenario + run (what the case exercised).
+std::vector<std::string> coverage_tags(const sim::Scenario& scenario, const RunResult& run);
+
+}  // namespace deskcheck::props
