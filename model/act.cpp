@@ -130,6 +130,7 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
     Evidence ev;
     const WindowId front_at_start = desktop_.foreground();
     bool tool_moved_front = false;
+    bool moved_before_borrow = false;  // someone else moved the front before this step borrowed it
     // F-4: a foreground move this step did not make (while the tool waited) is reported, not undone.
     const auto report_outside_moves = [&]() {
         if (!tool_moved_front && desktop_.foreground() != front_at_start && !ev.foreground.changed_by) {
@@ -176,10 +177,15 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
             auto b = borrow_foreground(desktop_, r.target, gc);
             if (!b) return fail(Error{ErrorKind::ForegroundRefused, "the foreground request was refused twice (F24 retry)"});
             tool_moved_front = tool_moved_front || b->borrowed;
+            moved_before_borrow = b->borrowed && b->prev != front_at_start && (hold == nullptr || !hold->borrow);
             if (hold == nullptr) {
                 borrow_here = b;
             } else if (b->borrowed) {
-                if (hold->borrow && related_to_target(desktop_, b->prev, hold->borrow->target)) {
+                const bool ours = hold->borrow && (related_to_target(desktop_, b->prev, hold->borrow->target) ||
+                                                   std::any_of(hold->acted.begin(), hold->acted.end(), [&](WindowId w) {
+                                                       return related_to_target(desktop_, b->prev, w);
+                                                   }));
+                if (ours) {
                     b->prev = hold->borrow->prev;  // moving our own hold: one give-back, to the first owner
                     b->prev_focus = hold->borrow->prev_focus;
                 } else {
@@ -236,6 +242,7 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
     }
     if (plan.method == DeliveryMethod::RealInput && input.point) desktop_.set_cursor(cursor_before);  // E-5
     ev.delivered = status == DeliveryStatus::Delivered;
+    if (ev.delivered && hold != nullptr) hold->acted.push_back(r.target);
     if (ev.delivered) {
         const TimeMs due = desktop_.now_ms() + desktop_.declared_latency_ms(r.target).value_or(config_.settle_ms_max);
         for (const WindowId w : {r.target, input.window}) quiet_after_[w] = std::max(quiet_after_[w], due);
@@ -270,6 +277,7 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
     }
     else if (hold && hold->borrow && plan.needs_foreground) ev.foreground = held_evidence(*hold->borrow);
     else ev.foreground = watch_after_background_action(desktop_, r.target, front_before, gc);
+    if (moved_before_borrow && !ev.foreground.changed_by) ev.foreground.changed_by = "another-window";
     tool_moved_front = tool_moved_front || ev.foreground.borrowed;  // gave back, or put an app's grab back
     if (!tool_moved_front && front_before != front_at_start && !ev.foreground.changed_by) {
         ev.foreground.changed_by = "another-window";
@@ -350,6 +358,7 @@ BatchReport Tool::batch(std::span<const Request> requests) {
         if (rules_.settles) {
             for (const auto& step : out.steps) quiesce(step.request.target);
         }
+        hold.borrow->also_ours = hold.acted;
         out.foreground = give_back_and_watch(desktop_, *hold.borrow, detail::guard_config(config_));
         if (hold.borrow->borrowed) ++hold.give_backs;
         hold.borrow.reset();

@@ -90,8 +90,9 @@ ForegroundEvidence give_back(Desktop& desktop, const Borrow& borrow, const Guard
     ev.by = "tool";
     ev.duration_ms = desktop.now_ms() - borrow.started_ms;
     const WindowId now_front = desktop.foreground();
-    if (now_front != borrow.target && !related_to_target(desktop, now_front, borrow.target) &&
-        !config.restore_over_another_window) {
+    bool ours = related_to_target(desktop, now_front, borrow.target);
+    for (const WindowId w : borrow.also_ours) ours = ours || related_to_target(desktop, now_front, w);
+    if (now_front != borrow.target && !ours && !config.restore_over_another_window) {
         ev.changed_by = "another-window";  // F-4: someone else took it; leave it alone
         ev.restored = false;
         return ev;
@@ -119,22 +120,24 @@ ForegroundEvidence watch_after_background_action(Desktop& desktop, WindowId targ
     ForegroundEvidence ev;
     const TimeMs start = desktop.now_ms();
     assert(config.app_watch_poll_ms > 0);
+    WindowId expected = before;  // who should hold the front: moves by others are accepted (F-4)
     for (std::size_t i = 0; i < poll_iterations_max; ++i) {
         const WindowId front = desktop.foreground();
-        if (front != before) {
+        if (front != expected) {
             if (!related_to_target(desktop, front, target)) {
-                ev.changed_by = "another-window";  // F-4
-                return ev;
+                ev.changed_by = "another-window";  // F-4: report it, leave it, keep watching
+                expected = front;
+            } else {
+                const TimeMs taken_at = desktop.now_ms();
+                bool retried = false;
+                ev.unchanged = false;
+                ev.borrowed = true;
+                ev.by = "app";  // F-3: not a failure
+                ev.restored = expected == no_window || request_with_retry(desktop, expected, retried);
+                ev.retried_after_refusal = ev.retried_after_refusal || retried;
+                ev.duration_ms = desktop.now_ms() - taken_at;
+                if (!ev.restored) return ev;
             }
-            const TimeMs taken_at = desktop.now_ms();
-            bool retried = false;
-            ev.unchanged = false;
-            ev.borrowed = true;
-            ev.by = "app";  // F-3: not a failure
-            ev.restored = before == no_window || request_with_retry(desktop, before, retried);
-            ev.retried_after_refusal = retried;
-            ev.duration_ms = desktop.now_ms() - taken_at;
-            return ev;
         }
         if (desktop.now_ms() - start >= config.app_watch_ms) break;
         desktop.wait_ms(config.app_watch_poll_ms);

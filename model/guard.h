@@ -2,6 +2,7 @@
 #pragma once
 
 #include <optional>
+#include <vector>
 
 #include "model/desktop.h"
 #include "model/evidence.h"
@@ -25,6 +26,7 @@ struct Borrow {
     std::optional<TimeMs> waited_for_user_ms;
     bool retried_after_refusal = false;
     bool changed_while_waiting = false;  // another window took the front during the user wait (F-4)
+    std::vector<WindowId> also_ours;      // other windows a batch acted on: their grabs are the tool's too
 };
 
 // F-1: record before; wait for the user to pause (<= user_wait_ms_max, then go ahead); request the

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/guard.h"
+#include <vector>
 #include "model/tool.h"
 
 namespace deskcheck {
@@ -12,6 +13,7 @@ struct Tool::Hold {
     std::uint32_t give_backs = 0;
     std::optional<ForegroundEvidence> returned;  // set when given back early (F-6)
     bool interfered = false;  // another window took the front from the held borrow (F-4)
+    std::vector<WindowId> acted;  // windows the batch delivered to: a grab by one of them is ours
 };
 }  // namespace deskcheck
 

@@ -91,6 +91,13 @@ std::int32_t dpi_tolerance_px(const sim::Scenario& s, WindowId id) {
     return static_cast<std::int32_t>(std::max<std::int64_t>(1, (big + 2 * small - 1) / (2 * small)));
 }
 
+std::optional<TimeMs> first_attempt_ms(const RunResult& run, const StepTiming& t) {
+    for (std::size_t i = t.attempts_begin; i < t.attempts_end && i < run.truth().attempts.size(); ++i) {
+        if (run.truth().attempts[i].step == static_cast<std::int32_t>(t.step)) return run.truth().attempts[i].at_ms;
+    }
+    return std::nullopt;
+}
+
 bool is_retry(const RunResult& run, std::size_t report) {
     return report < run.timings.size() && run.timings[report].agent_retry;
 }
@@ -189,26 +196,36 @@ bool segment_reports_change(const RunResult& run, const Segment& seg) {
 }
 
 
+bool related_to_any_target(const RunResult& run, const sim::Scenario& scenario, const Segment& seg, WindowId w) {
+    for (std::size_t i : seg.reports) {
+        if (related(scenario, w, run.steps[i].request.target)) return true;
+    }
+    return false;
+}
+
 // The targets the segment had delivered something to before foreground change `change`.
 std::vector<WindowId> targets_so_far(const RunResult& run, const Segment& seg, std::size_t change) {
     std::vector<WindowId> out;
     const auto& c = run.truth().foreground_changes[change];
     for (std::size_t i : seg.reports) {
         if (i >= run.timings.size() || run.timings[i].changes_begin > change) continue;
-        const auto delivered = first_delivery_ms(run, run.timings[i]);
-        if (delivered && *delivered <= c.at_ms) out.push_back(run.steps[i].request.target);
+        const auto attempted = first_attempt_ms(run, run.timings[i]);
+        if (attempted && *attempted <= c.at_ms) out.push_back(run.steps[i].request.target);
     }
     return out;
 }
 
-WindowId foreground_at_step_start(const RunResult& run, const Segment& seg, std::size_t change) {
-    WindowId front = seg.foreground_before;
-    for (std::size_t i : seg.reports) {
-        if (i >= run.timings.size()) continue;
-        if (run.timings[i].changes_begin <= change) front = run.timings[i].before.foreground;
+
+// When the tool last delivered to a window related to the one that took the front.
+std::optional<TimeMs> last_delivery_to_related_ms(const RunResult& run, const sim::Scenario& scenario,
+                                                  const sim::ForegroundChange& c) {
+    std::optional<TimeMs> last;
+    for (const auto& a : run.truth().attempts) {
+        if (a.step >= 0 && a.at_ms <= c.at_ms && related(scenario, c.to, a.window)) last = a.at_ms;
     }
-    return front;
+    return last;
 }
+
 
 bool last_request_refused(const RunResult& run, const Segment& seg) {
     const auto& requests = run.truth().foreground_requests;
@@ -216,13 +233,6 @@ bool last_request_refused(const RunResult& run, const Segment& seg) {
     return requests[seg.requests_end - 1].answer == ForegroundAnswer::Refused;
 }
 
-std::optional<TimeMs> last_tool_delivery_ms(const RunResult& run, const Segment& seg) {
-    std::optional<TimeMs> last;
-    for (const auto& a : run.truth().attempts) {
-        if (a.at_ms >= seg.began_ms && a.at_ms <= seg.ended_ms && a.step >= 0) last = a.at_ms;
-    }
-    return last;
-}
 
 }  // namespace
 
@@ -233,36 +243,34 @@ CheckResult foreground_returned(const sim::Scenario& scenario, const RunResult& 
     for (const Segment& seg : run.segments) {
         const std::optional<std::uint32_t> step =
             seg.reports.empty() ? std::nullopt : std::optional<std::uint32_t>(run.steps[seg.reports.back()].index);
-        // Acceptable final foregrounds: the one from before, unless someone else moved it. A move
-        // to a window related to a target (same process, owned popup) may be given back (F-3 counts
-        // it as the app's) or left alone; a move to an unrelated window must be left alone (F-4).
-        std::vector<WindowId> acceptable{seg.foreground_before};
+        // Who should hold the front once the tool and its targets' apps undo their moves: the
+        // window from before, or whoever else (the user, another window, an unrelated app) took it
+        // last (F-4: left alone). After a grab by a target's app, the tool may give back to any
+        // earlier owner: between two polls it cannot see who held the front before the grab.
+        WindowId owner = seg.foreground_before;
+        std::vector<WindowId> owners{owner};
+        std::vector<WindowId> acceptable{owner};
         bool someone_else = false;
         for (std::size_t i = seg.changes_begin; i < seg.changes_end && i < changes.size(); ++i) {
             const auto& c = changes[i];
-            // An app grab counts as the tool's doing when the window is related to a target the
-            // segment had acted on by then (a late effect of an earlier step included).
+            if (c.by == "tool") continue;
             const auto acted = targets_so_far(run, seg, i);
             const bool related_to_targets =
                 std::any_of(acted.begin(), acted.end(), [&](WindowId t) { return related(scenario, c.to, t); });
-            const bool related_to_active = !acted.empty() && related(scenario, c.to, acted.back());
-            const bool other_actor = c.by == "another-window" || c.by == "user";
-            if ((other_actor || c.by == "app") && !related_to_targets) {
-                acceptable = {c.to};
-                someone_else = true;
-            } else if (other_actor || (c.by == "app" && !related_to_active)) {
-                // Related to a target, but not to the step running: giving it back (F-3) and
-                // leaving it (it is not this step's doing) are both defensible.
-                acceptable.push_back(c.to);
-            } else if (c.by == "app") {
-                // The tool gives an app's grab back to what it saw in front when the step began; it
-                // cannot see a window that was in front for less than one poll in between.
-                acceptable.push_back(foreground_at_step_start(run, seg, i));
-                const auto last = last_tool_delivery_ms(run, seg);
+            if (c.by == "app" && related_to_targets) {
+                const auto last = last_delivery_to_related_ms(run, scenario, c);
                 if (last && c.at_ms > *last + watch_ms) {
                     return CheckResult::cannot_judge("the app took the foreground after the 350 ms watch (F-3)");
                 }
+                acceptable = owners;
+                continue;
             }
+            owner = c.to;
+            owners.push_back(owner);
+            someone_else = true;
+            acceptable = {owner};
+            // A user bringing a target's window forward looks like an app grab to the tool (F-3).
+            if (related_to_targets) acceptable = owners;
         }
         const bool ok = std::find(acceptable.begin(), acceptable.end(), seg.foreground_after) != acceptable.end();
         if (!ok && last_request_refused(run, seg)) {
@@ -275,7 +283,8 @@ CheckResult foreground_returned(const sim::Scenario& scenario, const RunResult& 
                                              std::to_string(acceptable.back()) + " (before: w" +
                                              std::to_string(seg.foreground_before) + ")");
         }
-        if (someone_else && seg.foreground_after != seg.foreground_before && !segment_reports_change(run, seg)) {
+        if (someone_else && seg.foreground_after == owner && owner != seg.foreground_before &&
+            !related_to_any_target(run, scenario, seg, owner) && !segment_reports_change(run, seg)) {
             return CheckResult::violated("foreground_returned", step,
                                          "another window took the foreground and the report does not say so (F-4)");
         }

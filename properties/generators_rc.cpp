@@ -166,14 +166,17 @@ void edit_state(const ControlDraft& d, sim::Control& c) {
     }
 }
 
-sim::Control make_control(const ControlDraft& d, sim::ControlKind kind, ElementId id, const Rect& bounds, Framework fw) {
+// Automation ids and names are unique within a window but repeat across windows, as in two
+// windows of one app: a ref resolved in the wrong window finds a plausible element there (E-3).
+sim::Control make_control(const ControlDraft& d, sim::ControlKind kind, ElementId id, const Rect& bounds, Framework fw,
+                          std::size_t slot) {
     sim::Control c;
     c.id = id;
     c.kind = kind;
     c.role = std::string(role_of(kind));
     c.bounds = bounds;
-    c.name = c.role + " " + std::to_string(id);
-    if (!d.no_automation_id) c.automation_id = "auto" + std::to_string(id);
+    c.name = c.role + " " + std::to_string(slot + 1);
+    if (!d.no_automation_id) c.automation_id = "auto" + std::to_string(slot + 1);
     c.own_handle = (fw == Framework::Win32 || fw == Framework::WinForms) && d.own_handle;
     const ReadabilityChoice r = at(readability_choices, d.readability);
     c.readability = r.readability;
@@ -185,7 +188,8 @@ sim::Control make_control(const ControlDraft& d, sim::ControlKind kind, ElementI
 }
 
 // The controls of one window; a PostButton draft brings its Feed (so it may take two slots).
-void build_controls(const WindowDraft& wd, sim::Window& w, ElementId& next_id, std::size_t controls_max) {
+void build_controls(const WindowDraft& wd, sim::Window& w, ElementId& next_id, std::size_t controls_max,
+                    std::vector<ElementId>& feeds_elsewhere) {
     std::size_t slots = 0;
     const std::size_t drafts_n = std::clamp<std::size_t>(wd.controls.size(), 1, controls_max);
     for (std::size_t i = 0; i < drafts_n; ++i) {
@@ -200,18 +204,22 @@ void build_controls(const WindowDraft& wd, sim::Window& w, ElementId& next_id, s
         const sim::ControlKind kind = at(control_kinds, d.kind);
         const ElementId parent = d.in_group ? last_group : 0;
         if (kind == sim::ControlKind::PostButton) {
-            sim::Control feed = make_control(d, sim::ControlKind::Feed, next_id++, control_slot(w.bounds, slot++, slots), w.framework);
+            sim::Control feed = make_control(d, sim::ControlKind::Feed, next_id++, control_slot(w.bounds, slot, slots), w.framework, slot);
+            ++slot;
             feed.readability = sim::Readability::Readable;
-            sim::Control post = make_control(d, kind, next_id++, control_slot(w.bounds, slot++, slots), w.framework);
+            sim::Control post = make_control(d, kind, next_id++, control_slot(w.bounds, slot, slots), w.framework, slot);
+            ++slot;
             post.feed = feed.id;
             post.comment = "comment " + std::to_string(post.id);
+            if (d.feed_elsewhere) feeds_elsewhere.push_back(feed.id);
             feed.parent = parent;
             post.parent = parent;
             w.controls.push_back(std::move(feed));
             w.controls.push_back(std::move(post));
             continue;
         }
-        sim::Control c = make_control(d, kind, next_id++, control_slot(w.bounds, slot++, slots), w.framework);
+        sim::Control c = make_control(d, kind, next_id++, control_slot(w.bounds, slot, slots), w.framework, slot);
+        ++slot;
         if (kind != sim::ControlKind::Group) c.parent = parent;
         if (kind == sim::ControlKind::ListItem && d.state && !item_selected) {
             c.selected = true;  // one selected item per window (they may share a parent)
@@ -221,6 +229,22 @@ void build_controls(const WindowDraft& wd, sim::Window& w, ElementId& next_id, s
         if (kind == sim::ControlKind::Group) last_group = c.id;
         w.controls.push_back(std::move(c));
     }
+}
+
+// A post button whose comments show in another window (a chat and its conversation view): the
+// feed moves to a strip at the bottom of `to`. A hotkey on that feed may then see a change it did
+// not make (D-1).
+void move_feed(sim::Window& from, sim::Window& to, ElementId feed) {
+    const auto it = std::find_if(from.controls.begin(), from.controls.end(), [feed](const sim::Control& c) { return c.id == feed; });
+    if (it == from.controls.end()) return;
+    sim::Control c = *it;
+    from.controls.erase(it);
+    c.parent = 0;
+    c.bounds = Rect{to.bounds.left + margin_px, to.bounds.bottom - row_px - margin_px, to.bounds.right - margin_px,
+                    to.bounds.bottom - margin_px};
+    c.automation_id = "feed" + std::to_string(c.id);
+    c.name = "Feed " + std::to_string(c.id);
+    to.controls.push_back(std::move(c));
 }
 
 Rect place_on(const sim::Monitor& m, Point size, int x_permille, int y_permille) {
@@ -237,6 +261,7 @@ void build_windows(const ScenarioDraft& d, const GenOptions& o, sim::Scenario& s
     const std::size_t count = std::clamp<std::size_t>(d.windows.size(), 1, std::max<std::uint32_t>(1, o.windows_max));
     const std::size_t controls_max = std::clamp<std::size_t>(o.controls_max, 1, sim::controls_per_window_max / 2);
     ElementId next_id = 1;
+    std::vector<std::vector<ElementId>> feeds_elsewhere(count);
     for (std::size_t i = 0; i < count; ++i) {
         const WindowDraft wd = i < d.windows.size() ? d.windows[i] : WindowDraft{};
         const std::size_t app = modulo(wd.app, s.apps.size());
@@ -250,8 +275,11 @@ void build_windows(const ScenarioDraft& d, const GenOptions& o, sim::Scenario& s
         w.class_name = std::string(class_name_of(w.framework));
         w.title = s.apps[app].name + " " + std::to_string(w.id);
         w.dirty = wd.dirty;
-        build_controls(wd, w, next_id, controls_max);
+        build_controls(wd, w, next_id, controls_max, feeds_elsewhere[i]);
         s.windows.push_back(std::move(w));
+    }
+    for (std::size_t i = 0; i < count && count > 1; ++i) {
+        for (const ElementId feed : feeds_elsewhere[i]) move_feed(s.windows[i], s.windows[(i + 1) % count], feed);
     }
 }
 
@@ -486,7 +514,7 @@ void build_launch(const ScenarioDraft& d, const GenOptions& o, sim::Scenario& s)
     for (const auto& other : s.windows) {
         for (const auto& c : other.controls) next_id = std::max(next_id, c.id + 1);
     }
-    w.controls.push_back(make_control(edit, sim::ControlKind::Edit, next_id, control_slot(w.bounds, 0, 1), w.framework));
+    w.controls.push_back(make_control(edit, sim::ControlKind::Edit, next_id, control_slot(w.bounds, 0, 1), w.framework, 0));
     s.hidden.push_back(id);
     s.windows.push_back(std::move(w));
 }
@@ -602,7 +630,8 @@ rc::Gen<ControlDraft> control_drafts() {
         rc::gen::set(&ControlDraft::readability, rc::gen::map(index_below(12), [](int x) { return x < 6 ? 0 : x - 6; })),
         rc::gen::set(&ControlDraft::value, index_below(6)), rc::gen::set(&ControlDraft::selection, index_below(4)),
         rc::gen::set(&ControlDraft::state, flag()), rc::gen::set(&ControlDraft::no_automation_id, rarely(4)),
-        rc::gen::set(&ControlDraft::own_handle, flag()), rc::gen::set(&ControlDraft::in_group, rarely(3)));
+        rc::gen::set(&ControlDraft::own_handle, flag()), rc::gen::set(&ControlDraft::in_group, rarely(3)),
+        rc::gen::set(&ControlDraft::feed_elsewhere, rarely(3)));
 }
 
 rc::Gen<WindowDraft> window_drafts(const GenOptions& o) {

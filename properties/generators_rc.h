@@ -72,6 +72,7 @@ struct ControlDraft {
     bool no_automation_id = false;
     bool own_handle = false;  // classic frameworks only
     bool in_group = false;    // child of the last Group before it
+    bool feed_elsewhere = false;  // PostButton: its Feed lives in the next window
 };
 
 struct WindowDraft {
