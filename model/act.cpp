@@ -130,6 +130,16 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
     Evidence ev;
     const WindowId front_at_start = desktop_.foreground();
     bool tool_moved_front = false;
+    if (hold != nullptr && hold->borrow && front_at_start != hold->borrow->target) {
+        bool ours = related_to_target(desktop_, front_at_start, hold->borrow->target);
+        for (const WindowId w : hold->acted) ours = ours || related_to_target(desktop_, front_at_start, w);
+        if (!ours) {
+            // F-4: someone else took the front from the held borrow: leave it to them, report it.
+            hold->interfered = true;
+            hold->borrow.reset();
+            ev.foreground.changed_by = "another-window";
+        }
+    }
     bool moved_before_borrow = false;  // someone else moved the front before this step borrowed it
     // F-4: a foreground move this step did not make (while the tool waited) is reported, not undone.
     const auto report_outside_moves = [&]() {
@@ -221,6 +231,7 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
     // The foreground right before the delivery: what an app's grab is given back to (F-3). A move
     // by someone else while the tool waited (settle, user, quiesce) is reported, not undone (F-4).
     const WindowId front_before = desktop_.foreground();
+    const bool moved_before_delivery = !tool_moved_front && front_before != front_at_start;
     const Input input = make_input(r, plan, t, *win, m);
     // E-5: a real click lands on whatever is on top at that point: it must be the target.
     if (r.kind == RequestKind::Click && plan.method == DeliveryMethod::RealInput && input.point &&
@@ -278,10 +289,7 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
     else if (hold && hold->borrow && plan.needs_foreground) ev.foreground = held_evidence(*hold->borrow);
     else ev.foreground = watch_after_background_action(desktop_, r.target, front_before, gc);
     if (moved_before_borrow && !ev.foreground.changed_by) ev.foreground.changed_by = "another-window";
-    tool_moved_front = tool_moved_front || ev.foreground.borrowed;  // gave back, or put an app's grab back
-    if (!tool_moved_front && front_before != front_at_start && !ev.foreground.changed_by) {
-        ev.foreground.changed_by = "another-window";
-    }
+    if (moved_before_delivery && !ev.foreground.changed_by) ev.foreground.changed_by = "another-window";
 
     // E-3: the element acted on and the focused element come back as refs.
     if (t.node != nullptr) {

@@ -209,8 +209,9 @@ std::vector<WindowId> targets_so_far(const RunResult& run, const Segment& seg, s
     const auto& c = run.truth().foreground_changes[change];
     for (std::size_t i : seg.reports) {
         if (i >= run.timings.size() || run.timings[i].changes_begin > change) continue;
-        const auto attempted = first_attempt_ms(run, run.timings[i]);
-        if (attempted && *attempted <= c.at_ms) out.push_back(run.steps[i].request.target);
+        const auto& t = run.timings[i];
+        const bool attempted_before = t.attempts_begin < c.attempts_before && first_attempt_ms(run, t).has_value();
+        if (attempted_before) out.push_back(run.steps[i].request.target);
     }
     return out;
 }
@@ -220,17 +221,26 @@ std::vector<WindowId> targets_so_far(const RunResult& run, const Segment& seg, s
 std::optional<TimeMs> last_delivery_to_related_ms(const RunResult& run, const sim::Scenario& scenario,
                                                   const sim::ForegroundChange& c) {
     std::optional<TimeMs> last;
-    for (const auto& a : run.truth().attempts) {
-        if (a.step >= 0 && a.at_ms <= c.at_ms && related(scenario, c.to, a.window)) last = a.at_ms;
+    const auto& attempts = run.truth().attempts;
+    for (std::size_t i = 0; i < c.attempts_before && i < attempts.size(); ++i) {
+        if (attempts[i].step >= 0 && related(scenario, c.to, attempts[i].window)) last = attempts[i].at_ms;
     }
     return last;
 }
 
 
+// A give-back the desktop refused even after F24 (S-7): the report says "restored:false".
 bool last_request_refused(const RunResult& run, const Segment& seg) {
     const auto& requests = run.truth().foreground_requests;
-    if (seg.requests_end == seg.requests_begin || seg.requests_end > requests.size()) return false;
-    return requests[seg.requests_end - 1].answer == ForegroundAnswer::Refused;
+    if (seg.requests_end > seg.requests_begin && seg.requests_end <= requests.size() &&
+        requests[seg.requests_end - 1].answer == ForegroundAnswer::Refused) {
+        return true;
+    }
+    for (std::size_t i : seg.reports) {
+        const auto& fg = run.steps[i].result.evidence.foreground;
+        if (fg.borrowed && !fg.restored && !fg.held && !fg.changed_by) return true;
+    }
+    return false;
 }
 
 

@@ -123,6 +123,7 @@ struct ForegroundChange {
     WindowId from = no_window;
     WindowId to = no_window;
     std::string by;
+    std::size_t attempts_before = 0;  // how many deliver() calls had happened: orders it among them
 };
 
 // Every request_foreground() call.

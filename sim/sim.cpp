@@ -195,7 +195,7 @@ void Sim::set_foreground(WindowId id, std::string_view by) {
     if (w == nullptr || !w->shown) return;
     raise(id);
     if (foreground_ == id) return;
-    truth_.foreground_changes.push_back(ForegroundChange{now_, foreground_, id, std::string(by)});
+    truth_.foreground_changes.push_back(ForegroundChange{now_, foreground_, id, std::string(by), truth_.attempts.size()});
     trace_.add(now_, TraceKind::Foreground, "w" + std::to_string(foreground_) + " -> w" + std::to_string(id),
                "by " + std::string(by));
     foreground_ = id;
