@@ -143,9 +143,8 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
     bool moved_before_borrow = false;  // someone else moved the front before this step borrowed it
     // F-4: a foreground move this step did not make (while the tool waited) is reported, not undone.
     const auto report_outside_moves = [&]() {
-        if (!tool_moved_front && desktop_.foreground() != front_at_start && !ev.foreground.changed_by) {
-            ev.foreground.changed_by = "another-window";
-        }
+        const bool moved = moved_before_borrow || (!tool_moved_front && desktop_.foreground() != front_at_start);
+        if (moved && !ev.foreground.changed_by) ev.foreground.changed_by = "another-window";
     };
     const auto fail = [&](Error e) {
         report_outside_moves();
@@ -188,6 +187,16 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
             if (!b) return fail(Error{ErrorKind::ForegroundRefused, "the foreground request was refused twice (F24 retry)"});
             tool_moved_front = tool_moved_front || b->borrowed;
             moved_before_borrow = b->borrowed && b->prev != front_at_start && (hold == nullptr || !hold->borrow);
+            bool others_move = b->changed_while_waiting;
+            if (others_move && hold != nullptr) {
+                for (const WindowId w : hold->acted) others_move = others_move && !related_to_target(desktop_, b->prev, w);
+            }
+            if (hold != nullptr && hold->borrow && others_move &&
+                !related_to_target(desktop_, b->prev, hold->borrow->target)) {
+                // F-4: someone else moved the front while the tool waited: the held borrow is theirs now.
+                hold->interfered = true;
+                hold->borrow.reset();
+            }
             if (hold == nullptr) {
                 borrow_here = b;
             } else if (b->borrowed) {
