@@ -12,6 +12,7 @@ namespace {
 inline constexpr std::size_t settle_polls_max = 1000;
 
 struct Target {
+    WindowId window = no_window;  // where the element lives: the request's target
     ElementTree tree;
     const ElementNode* node = nullptr;
     std::uint32_t node_index = 0;
@@ -26,7 +27,9 @@ std::optional<Error> resolve_target(Desktop& d, const RefTable& refs, const Requ
         return Error{ErrorKind::CrossWindowRef, "ref " + *r.ref + " belongs to window " + std::to_string(loc->window) +
                                                     ", not to target " + std::to_string(r.target)};
     }
-    out.tree = d.element_tree(r.target);
+    // (The negative proof's bug: it resolves and acts in the ref's own window, whatever the target.)
+    out.window = m == Mutation::IgnoreWindowBinding ? loc->window : r.target;
+    out.tree = d.element_tree(out.window);
     auto res = resolve(out.tree, *loc);
     if (auto* e = std::get_if<Error>(&res)) return *e;
     out.node_index = std::get<Resolved>(res).node;
@@ -52,7 +55,7 @@ Point centre(const Rect& r) { return Point{r.left + (r.right - r.left) / 2, r.to
 Input make_input(const Request& r, const detail::Plan& plan, const Target& t, const WindowInfo& w, Mutation m) {
     Input in;
     in.method = plan.method;
-    in.window = r.target;
+    in.window = t.node != nullptr && t.window != no_window ? t.window : r.target;
     if (t.node != nullptr) in.element = t.node->id;
     in.step = r.step;
     if (r.kind == RequestKind::Type) in.text = r.text;

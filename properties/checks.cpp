@@ -464,6 +464,11 @@ bool removed_in(const StepFacts& s, TimeMs from_exclusive, TimeMs to_inclusive) 
 const TrueState* state_at_decision(const StepFacts& s) {
     const TimeMs d = decision_ms(s);
     if (removed_in(s, d, s.timing.ended_ms)) return nullptr;
+    const auto& a = s.timing.after;
+    const auto& b = s.timing.before;
+    const bool vanished = (b.value && !a.value) || (b.selected && !a.selected) || (b.toggled && !a.toggled) ||
+                          (b.expanded && !a.expanded);  // removed (with an ancestor) during the step
+    if (vanished) return nullptr;
     if (!element_effect_in(s, d, s.timing.ended_ms)) return &s.timing.after;
     if (!element_effect_in(s, s.timing.began_ms - 1, d)) return &s.timing.before;
     return nullptr;
@@ -587,7 +592,10 @@ CheckResult ref_never_crosses_windows(const sim::Scenario& scenario, const RunRe
         if (a.step < 0 || static_cast<std::size_t>(a.step) >= scenario.steps.size()) continue;
         const auto& step = scenario.steps[static_cast<std::size_t>(a.step)];
         const auto k = static_cast<std::uint32_t>(a.step);
-        if (step.ref_window && *step.ref_window != step.window && step.control) {
+        const bool used_foreign_ref = step.ref_window && *step.ref_window != step.window && step.control &&
+                                      static_cast<std::size_t>(a.step) < run.requests.size() &&
+                                      run.requests[static_cast<std::size_t>(a.step)].ref.has_value();
+        if (used_foreign_ref) {
             return CheckResult::violated("ref_never_crosses_windows", k,
                                          "a ref of w" + std::to_string(*step.ref_window) + " was used on w" +
                                              std::to_string(step.window) + " and something was sent (E-3)");

@@ -32,9 +32,11 @@ constexpr std::array<TimeMs, 4> feed_latency_choices{0, 100, 300, 900};
 constexpr std::array<std::optional<TimeMs>, 7> steal_choices{std::nullopt, 0, 50, 200, 349, 351, 600};
 constexpr std::array<DpiAwareness, 3> awarenesses{DpiAwareness::PerMonitor, DpiAwareness::System, DpiAwareness::Unaware};
 constexpr std::array<Point, 3> window_sizes{Point{640, 480}, Point{400, 300}, Point{800, 600}};
-constexpr std::array<sim::ControlKind, 8> control_kinds{
-    sim::ControlKind::Edit,     sim::ControlKind::Toggle,       sim::ControlKind::Button,     sim::ControlKind::Expander,
-    sim::ControlKind::ListItem, sim::ControlKind::SubmitButton, sim::ControlKind::PostButton, sim::ControlKind::Group};
+// Weighted by repetition: edits and stateful controls (verdicts to judge) are the common case.
+constexpr std::array<sim::ControlKind, 12> control_kinds{
+    sim::ControlKind::Edit,     sim::ControlKind::Toggle,   sim::ControlKind::Button,       sim::ControlKind::Expander,
+    sim::ControlKind::ListItem, sim::ControlKind::Edit,     sim::ControlKind::SubmitButton, sim::ControlKind::Toggle,
+    sim::ControlKind::PostButton, sim::ControlKind::Edit,   sim::ControlKind::ListItem,     sim::ControlKind::Group};
 struct ReadabilityChoice {
     sim::Readability readability;
     std::uint16_t permille;
@@ -46,9 +48,9 @@ constexpr std::array<ReadabilityChoice, 6> readability_choices{
 constexpr std::array<std::string_view, 6> edit_values{"", "hello", "abc", "hello world", "line1\r\nline2", "saved\r\n"};
 enum class DraftStep : std::uint8_t { Type, Hotkey, Click, ClickAt, TypeWithoutRef, Observe };
 // Weighted by repetition: steps with a verdict to judge are the common case.
-constexpr std::array<DraftStep, 10> draft_steps{DraftStep::Type,   DraftStep::Hotkey,  DraftStep::Click, DraftStep::ClickAt,
-                                                DraftStep::Type,   DraftStep::Hotkey,  DraftStep::Click, DraftStep::ClickAt,
-                                                DraftStep::TypeWithoutRef, DraftStep::Observe};
+constexpr std::array<DraftStep, 12> draft_steps{DraftStep::Type,    DraftStep::Hotkey, DraftStep::Click, DraftStep::ClickAt,
+                                                DraftStep::Type,    DraftStep::Hotkey, DraftStep::Click, DraftStep::Type,
+                                                DraftStep::Click,   DraftStep::ClickAt, DraftStep::TypeWithoutRef, DraftStep::Observe};
 constexpr std::array<std::string_view, 8> step_texts{"abc", "hello", "x", "a\tb", "line\n", " ", "abc\n", "hello world"};
 constexpr std::array<std::string_view, 7> hotkeys{"ctrl+a", "ctrl+s", "ctrl+z", "home", "end", "tab", "f5"};
 constexpr std::array<sim::EventKind, 7> event_kinds{
@@ -169,7 +171,7 @@ void edit_state(const ControlDraft& d, sim::Control& c) {
 // Automation ids and names are unique within a window but repeat across windows, as in two
 // windows of one app: a ref resolved in the wrong window finds a plausible element there (E-3).
 sim::Control make_control(const ControlDraft& d, sim::ControlKind kind, ElementId id, const Rect& bounds, Framework fw,
-                          std::size_t slot) {
+                          std::size_t slot, bool readable_only) {
     sim::Control c;
     c.id = id;
     c.kind = kind;
@@ -178,7 +180,7 @@ sim::Control make_control(const ControlDraft& d, sim::ControlKind kind, ElementI
     c.name = c.role + " " + std::to_string(slot + 1);
     if (!d.no_automation_id) c.automation_id = "auto" + std::to_string(slot + 1);
     c.own_handle = (fw == Framework::Win32 || fw == Framework::WinForms) && d.own_handle;
-    const ReadabilityChoice r = at(readability_choices, d.readability);
+    const ReadabilityChoice r = at(readability_choices, readable_only ? 0 : d.readability);
     c.readability = r.readability;
     c.intermittent_permille = r.permille;
     if (kind == sim::ControlKind::Edit) edit_state(d, c);
@@ -189,7 +191,7 @@ sim::Control make_control(const ControlDraft& d, sim::ControlKind kind, ElementI
 
 // The controls of one window; a PostButton draft brings its Feed (so it may take two slots).
 void build_controls(const WindowDraft& wd, sim::Window& w, ElementId& next_id, std::size_t controls_max,
-                    std::vector<ElementId>& feeds_elsewhere) {
+                    std::vector<ElementId>& feeds_elsewhere, bool readable_only) {
     std::size_t slots = 0;
     const std::size_t drafts_n = std::clamp<std::size_t>(wd.controls.size(), 1, controls_max);
     for (std::size_t i = 0; i < drafts_n; ++i) {
@@ -204,10 +206,10 @@ void build_controls(const WindowDraft& wd, sim::Window& w, ElementId& next_id, s
         const sim::ControlKind kind = at(control_kinds, d.kind);
         const ElementId parent = d.in_group ? last_group : 0;
         if (kind == sim::ControlKind::PostButton) {
-            sim::Control feed = make_control(d, sim::ControlKind::Feed, next_id++, control_slot(w.bounds, slot, slots), w.framework, slot);
+            sim::Control feed = make_control(d, sim::ControlKind::Feed, next_id++, control_slot(w.bounds, slot, slots), w.framework, slot, readable_only);
             ++slot;
             feed.readability = sim::Readability::Readable;
-            sim::Control post = make_control(d, kind, next_id++, control_slot(w.bounds, slot, slots), w.framework, slot);
+            sim::Control post = make_control(d, kind, next_id++, control_slot(w.bounds, slot, slots), w.framework, slot, readable_only);
             ++slot;
             post.feed = feed.id;
             post.comment = "comment " + std::to_string(post.id);
@@ -218,7 +220,7 @@ void build_controls(const WindowDraft& wd, sim::Window& w, ElementId& next_id, s
             w.controls.push_back(std::move(post));
             continue;
         }
-        sim::Control c = make_control(d, kind, next_id++, control_slot(w.bounds, slot, slots), w.framework, slot);
+        sim::Control c = make_control(d, kind, next_id++, control_slot(w.bounds, slot, slots), w.framework, slot, readable_only);
         ++slot;
         if (kind != sim::ControlKind::Group) c.parent = parent;
         if (kind == sim::ControlKind::ListItem && d.state && !item_selected) {
@@ -275,7 +277,7 @@ void build_windows(const ScenarioDraft& d, const GenOptions& o, sim::Scenario& s
         w.class_name = std::string(class_name_of(w.framework));
         w.title = s.apps[app].name + " " + std::to_string(w.id);
         w.dirty = wd.dirty;
-        build_controls(wd, w, next_id, controls_max, feeds_elsewhere[i]);
+        build_controls(wd, w, next_id, controls_max, feeds_elsewhere[i], !o.unreadable);
         s.windows.push_back(std::move(w));
     }
     for (std::size_t i = 0; i < count && count > 1; ++i) {
@@ -514,7 +516,7 @@ void build_launch(const ScenarioDraft& d, const GenOptions& o, sim::Scenario& s)
     for (const auto& other : s.windows) {
         for (const auto& c : other.controls) next_id = std::max(next_id, c.id + 1);
     }
-    w.controls.push_back(make_control(edit, sim::ControlKind::Edit, next_id, control_slot(w.bounds, 0, 1), w.framework, 0));
+    w.controls.push_back(make_control(edit, sim::ControlKind::Edit, next_id, control_slot(w.bounds, 0, 1), w.framework, 0, true));
     s.hidden.push_back(id);
     s.windows.push_back(std::move(w));
 }
@@ -626,7 +628,7 @@ rc::Gen<AppDraft> app_drafts() {
 
 rc::Gen<ControlDraft> control_drafts() {
     return rc::gen::build<ControlDraft>(
-        rc::gen::set(&ControlDraft::kind, index_below(8)),
+        rc::gen::set(&ControlDraft::kind, index_below(static_cast<int>(control_kinds.size()))),
         rc::gen::set(&ControlDraft::readability, rc::gen::map(index_below(12), [](int x) { return x < 6 ? 0 : x - 6; })),
         rc::gen::set(&ControlDraft::value, index_below(6)), rc::gen::set(&ControlDraft::selection, index_below(4)),
         rc::gen::set(&ControlDraft::state, flag()), rc::gen::set(&ControlDraft::no_automation_id, rarely(4)),
@@ -650,7 +652,7 @@ rc::Gen<StepDraft> step_drafts(const GenOptions& o) {
         rc::gen::set(&StepDraft::window, index_below(4)), rc::gen::set(&StepDraft::control, index_below(5)),
         rc::gen::set(&StepDraft::text, index_below(8)), rc::gen::set(&StepDraft::keys, index_below(7)),
         rc::gen::set(&StepDraft::other_window,
-                     o.ref_window ? rc::gen::map(index_below(10), [](int x) { return x < 8 ? 0 : x - 7; }) : rc::gen::just(0)),
+                     o.ref_window ? rc::gen::map(index_below(12), [](int x) { return x < 11 ? 0 : x - 10; }) : rc::gen::just(0)),
         rc::gen::set(&StepDraft::depends, rarely(3)), rc::gen::set(&StepDraft::idempotency_key, rarely(3)));
 }
 
@@ -663,9 +665,9 @@ rc::Gen<EventDraft> event_drafts() {
 
 rc::Gen<FaultDraft> fault_drafts() {
     return rc::gen::build<FaultDraft>(
-        rc::gen::set(&FaultDraft::read_failure, flag()), rc::gen::set(&FaultDraft::stale_read, rarely(4)),
+        rc::gen::set(&FaultDraft::read_failure, rarely(3)), rc::gen::set(&FaultDraft::stale_read, rarely(4)),
         rc::gen::set(&FaultDraft::delivery_error, rarely(5)), rc::gen::set(&FaultDraft::delivery_exception, rarely(5)),
-        rc::gen::set(&FaultDraft::foreground_refusal, flag()), rc::gen::set(&FaultDraft::latency_overrun, rarely(3)),
+        rc::gen::set(&FaultDraft::foreground_refusal, rarely(3)), rc::gen::set(&FaultDraft::latency_overrun, rarely(3)),
         rc::gen::set(&FaultDraft::read_failure_rate, index_below(5)),
         rc::gen::set(&FaultDraft::stale_read_rate, index_below(5)),
         rc::gen::set(&FaultDraft::delivery_error_rate, index_below(5)),

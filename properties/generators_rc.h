@@ -41,6 +41,7 @@ struct GenOptions {
     std::uint32_t steps_max = 6;          // plus one optional launch step
     std::uint32_t events_max = 4;
     bool faults = true;                   // swarm fault profiles (STYLE 4)
+    bool unreadable = true;               // unreadable and intermittently unreadable controls (S-3)
     bool user = true;                     // UserTypes / UserClicks events, recent last input
     bool hostile = true;                  // occluders, popups, windows to front, reorders, removals, steals
     bool ref_window = true;               // E-3 steps with a ref of another window (when validate accepts them)

@@ -367,6 +367,13 @@ Step draw_step(Prng& rng, const Scenario& s, std::size_t visible, const std::vec
         step.text = std::string(pick(rng, step_texts));
     } else {
         step = draw_step_on(rng, w, any_control(rng, w));
+        // E-3: now and then the agent uses a ref of this window with another window as target.
+        if (visible > 1 && step.control && rng.chance(40)) {
+            const auto self = static_cast<std::size_t>(&w - s.windows.data());
+            const auto other = (self + 1 + static_cast<std::size_t>(rng.below(visible - 1))) % visible;
+            step.ref_window = w.id;
+            step.window = s.windows[other].id;
+        }
     }
     std::vector<std::uint32_t> targets;
     for (std::size_t i = 0; i < earlier.size(); ++i) {

@@ -319,8 +319,15 @@ Check check_step(const Scenario& s, const ControlIndex& index, std::size_t i) {
     const Window* w = find_window(s, step.window);
     if (w == nullptr) return fail(path + "/window", "window does not exist");
     const auto wi = static_cast<std::size_t>(w - s.windows.data());
-    if (step.control && !control_in_window(index, *step.control, wi))
-        return fail(path + "/control", "control is not a control of the step's window");
+    std::size_t ref_wi = wi;
+    if (step.ref_window) {
+        const Window* rw = find_window(s, *step.ref_window);
+        if (rw == nullptr) return fail(path + "/ref_window", "window does not exist");
+        ref_wi = static_cast<std::size_t>(rw - s.windows.data());
+    }
+    if (step.control && !control_in_window(index, *step.control, ref_wi))
+        return fail(path + "/control", step.ref_window ? "control is not a control of the step's ref_window"
+                                                       : "control is not a control of the step's window");
     if (step.kind == StepKind::ClickAt && !step.point) return fail(path + "/point", "a coordinate click needs a point");
     return std::nullopt;
 }

@@ -249,10 +249,10 @@ Scenario full_scenario() {
     s.steps.back().text = "abc\n";
     s.steps.push_back(step(StepKind::Hotkey, 5, 12));
     s.steps.back().keys = "ctrl+s";
-    s.steps.push_back(step(StepKind::Click, 5, 16));
+    s.steps.push_back(step(StepKind::Click, 6, 16));  // a ref of w5 used on w6 (E-3)
     s.steps.back().depends_on = 1;
     s.steps.back().idempotency_key = "k1";
-    s.steps.back().ref_window = 6;
+    s.steps.back().ref_window = 5;
     s.steps.push_back(step(StepKind::ClickAt, 5, std::nullopt));
     s.steps.back().point = Point{500, 300};
     s.steps.back().frame = "main";

@@ -1,0 +1,93 @@
+// deskcheck convert CRASH... [--out DIR] [--json]: a libFuzzer crash file of fuzz_batch (bytes) or
+// fuzz_scenario_json (a scenario document) -> the scenario, shrunk keeping the same violated
+// property, written as a counterexample JSON into corpus/regressions/ (never over an existing
+// file), and the command that replays it.
+#include <filesystem>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/args.h"
+#include "cli/fuzz_commands.h"
+#include "cli/fuzz_support.h"
+
+namespace deskcheck::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int exit_nothing_reproduces = 1;
+
+constexpr const char* convert_help =
+    "usage: deskcheck convert CRASH... [--out DIR] [--json]\n"
+    "  Turns fuzz crash files (fuzz_batch bytes, or fuzz_scenario_json scenario documents) into\n"
+    "  counterexamples: runs each as the fuzz targets do (current rules, W-2 agent on, every check),\n"
+    "  shrinks it keeping the violated property, writes it into DIR (default: corpus/regressions of\n"
+    "  this checkout) under a fresh name, and prints `deskcheck replay FILE`.\n"
+    "  A crash that violates no property (a sanitizer finding, or fuzz_verdict / fuzz_locator\n"
+    "  input) replays with the fuzz binary itself: build/fuzz/fuzz/<target> CRASH.\n"
+    "exit: 0 every file converted, 1 some file violates no property today (nothing written for it),\n"
+    "      2 bad usage or an unreadable / undecodable file\n";
+
+fs::path default_out() {
+    const auto checkout = find_checkout(fs::current_path());
+    return checkout ? *checkout / "corpus" / "regressions" : fs::path("corpus") / "regressions";
+}
+
+nlohmann::ordered_json conversion_json(const std::string& input, const Conversion& c) {
+    nlohmann::ordered_json j{{"input", input}, {"kind", c.kind}};
+    if (!c.error.empty()) {
+        j["error"] = c.error;
+        return j;
+    }
+    j["violated"] = c.violated;
+    if (!c.violated) return j;
+    j["property"] = c.property;
+    j["summary"] = c.summary;
+    j["steps"] = {{"original", c.original_steps}, {"shrunk", c.shrunk_steps}};
+    j["shrink_attempts"] = c.shrink_attempts;
+    j["file"] = c.file;
+    j["replay"] = "deskcheck replay " + c.file;
+    return j;
+}
+
+void print_conversion(const std::string& input, const Conversion& c) {
+    if (!c.error.empty()) {
+        std::cerr << "deskcheck convert: " << c.error << "\n";
+        return;
+    }
+    if (!c.violated) {
+        std::cout << input << " (" << c.kind << "): violates no property today; nothing written.\n"
+                  << "  a sanitizer crash replays with the fuzz binary: build/fuzz/fuzz/fuzz_batch " << input << "\n";
+        return;
+    }
+    std::cout << input << " (" << c.kind << "): " << c.summary << "\n"
+              << "  shrunk from " << c.original_steps << " to " << c.shrunk_steps << " steps in " << c.shrink_attempts
+              << " attempts\n  wrote " << c.file << "\n  deskcheck replay " << c.file << "\n";
+}
+
+}  // namespace
+
+int cmd_convert(const Argv& argv) {
+    Args args("convert", argv, {"--json", "--help"}, {"--out"});
+    if (args.flag("--help")) {
+        std::cout << convert_help;
+        return exit_ok;
+    }
+    if (args.ok() && args.positional().empty()) args.fail("needs at least one crash file");
+    if (!args.ok()) return usage_error("convert", args.error());
+    const fs::path out_dir = args.option("--out").value_or(default_out().string());
+    const bool json = args.flag("--json");
+    nlohmann::ordered_json all = nlohmann::ordered_json::array();
+    int worst = exit_ok;
+    for (const auto& input : args.positional()) {
+        const Conversion c = convert_crash(input, out_dir);
+        if (!c.error.empty()) worst = std::max(worst, exit_usage);
+        else if (!c.violated) worst = std::max(worst, exit_nothing_reproduces);
+        if (json) all.push_back(conversion_json(input, c));
+        else print_conversion(input, c);
+    }
+    if (json) std::cout << all.dump(2) << "\n";
+    return worst;
+}
+
+}  // namespace deskcheck::cli

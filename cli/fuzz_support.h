@@ -1,0 +1,41 @@
+// Shared by `deskcheck convert` and `deskcheck nightly`: finding the checkout, and turning a fuzz
+// crash input into a counterexample file (DESIGN "Counterexamples": nothing a user must read stays
+// binary).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "model/tool.h"
+
+namespace deskcheck::cli {
+
+// The checkout holding `corpus/` and `fuzz/`: `from` or the nearest of its parents (at most 16
+// levels up); nullopt when there is none.
+std::optional<std::filesystem::path> find_checkout(const std::filesystem::path& from);
+
+// A Mutation by its name (to_string(Mutation)); nullopt when unknown.
+std::optional<Mutation> mutation_named(std::string_view name);
+
+struct Conversion {
+    std::string error;        // non-empty: the input could not be read or decodes to nothing
+    bool violated = false;    // false: no property is violated by it today (nothing written)
+    std::string kind;         // "scenario JSON" or "fuzz_batch bytes"
+    std::string property;
+    std::string summary;      // one line
+    std::string file;         // the counterexample written
+    std::uint32_t original_steps = 0;
+    std::uint32_t shrunk_steps = 0;
+    std::uint32_t shrink_attempts = 0;
+};
+
+// Reads `crash` (fuzz_scenario_json input: a scenario document; otherwise fuzz_batch bytes),
+// runs it as the fuzz targets do (current rules, W-2 agent on) with every check, and when a
+// property is violated shrinks it keeping that same property and writes it into `out_dir` under a
+// fresh name, as a counterexample document (header: format, property, rules, seed, summary).
+Conversion convert_crash(const std::filesystem::path& crash, const std::filesystem::path& out_dir);
+
+}  // namespace deskcheck::cli
