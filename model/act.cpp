@@ -85,7 +85,8 @@ ForegroundEvidence held_evidence(const Borrow& b) {
 }  // namespace
 
 void Tool::quiesce(WindowId w) {
-    const auto it = quiet_after_.find(w);
+    const auto info = desktop_.window(w);
+    const auto it = quiet_after_.find(info ? info->pid : ProcessId{0});
     if (it == quiet_after_.end()) return;
     const TimeMs wait = std::min(it->second - desktop_.now_ms(), config_.quiesce_ms_max);
     if (wait > 0) desktop_.wait_ms(wait);
@@ -174,6 +175,7 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
     ev.before = before;
     if (r.kind == RequestKind::Observe) {
         ev.after = before;
+        report_outside_moves();  // F-4: a move while it waited (quiesce) is reported
         rep.result = adapt(helper_result(Verdict::Unknown, ev));
         return rep;
     }
@@ -268,7 +270,12 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
     if (ev.delivered && hold != nullptr) hold->acted.push_back(r.target);
     if (ev.delivered) {
         const TimeMs due = desktop_.now_ms() + desktop_.declared_latency_ms(r.target).value_or(config_.settle_ms_max);
-        for (const WindowId w : {r.target, input.window}) quiet_after_[w] = std::max(quiet_after_[w], due);
+        // Per process: an app's effects may land in any of its windows (a post shows in a feed elsewhere).
+        for (const WindowId w : {r.target, input.window}) {
+            const auto info = desktop_.window(w);
+            const ProcessId pid = info ? info->pid : ProcessId{0};
+            quiet_after_[pid] = std::max(quiet_after_[pid], due);
+        }
     }
     if (!ev.delivered) {
         if (borrow_here && gives_back_on_failure) ev.foreground = give_back(desktop_, *borrow_here, gc);

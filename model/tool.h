@@ -144,10 +144,10 @@ private:
     ToolConfig config_;
     RefTable refs_;
     ToolObserver* observer_ = nullptr;
-    // D-3 (`current` only): per window, when the effects of the last delivery to it are due at the
+    // D-3 (`current` only): per process, when the effects of the last delivery to it are due at the
     // latest (delivery time + the app's declared bound). A later action on that window waits for
     // it before its before-read, so it never takes an earlier action's late effect for its own.
-    std::map<WindowId, TimeMs> quiet_after_;
+    std::map<ProcessId, TimeMs> quiet_after_;
 };
 
 // Reads the state an action of `kind` is judged on (V-2: each reading independently optional).

@@ -463,6 +463,11 @@ bool removed_in(const StepFacts& s, TimeMs from_exclusive, TimeMs to_inclusive) 
 
 const TrueState* state_at_decision(const StepFacts& s) {
     const TimeMs d = decision_ms(s);
+    // Nothing landed on the element, and it was not removed, between the step's start and the
+    // decision: the state then is the one captured at the start, whatever happened after the
+    // decision (a removal included).
+    const TimeMs from = s.timing.began_ms - 1;
+    if (!element_effect_in(s, from, d) && !removed_in(s, from, d)) return &s.timing.before;
     if (removed_in(s, d, s.timing.ended_ms)) return nullptr;
     const auto& a = s.timing.after;
     const auto& b = s.timing.before;

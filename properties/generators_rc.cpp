@@ -52,7 +52,9 @@ constexpr std::array<DraftStep, 12> draft_steps{DraftStep::Type,    DraftStep::H
                                                 DraftStep::Type,    DraftStep::Hotkey, DraftStep::Click, DraftStep::Type,
                                                 DraftStep::Click,   DraftStep::ClickAt, DraftStep::TypeWithoutRef, DraftStep::Observe};
 constexpr std::array<std::string_view, 8> step_texts{"abc", "hello", "x", "a\tb", "line\n", " ", "abc\n", "hello world"};
-constexpr std::array<std::string_view, 7> hotkeys{"ctrl+a", "ctrl+s", "ctrl+z", "home", "end", "tab", "f5"};
+// "enter" promises nothing observable (V-4: submit/confirm); in a multiline edit it inserts a line
+// break, which the published rules take for its success (D-1).
+constexpr std::array<std::string_view, 8> hotkeys{"ctrl+a", "ctrl+s", "ctrl+z", "home", "end", "tab", "f5", "enter"};
 constexpr std::array<sim::EventKind, 7> event_kinds{
     sim::EventKind::UserTypes,       sim::EventKind::UserClicks,   sim::EventKind::WindowToFront,
     sim::EventKind::OccluderAppears, sim::EventKind::PopupOpens,   sim::EventKind::TreeReorders,
@@ -233,8 +235,8 @@ void build_controls(const WindowDraft& wd, sim::Window& w, ElementId& next_id, s
     }
 }
 
-// A post button whose comments show in another window (a chat and its conversation view): the
-// feed moves to a strip at the bottom of `to`. A hotkey on that feed may then see a change it did
+// A post button whose comments show in another window of its app (a chat and its conversation
+// view): the feed moves to a strip at the bottom of `to`. A hotkey on that feed may then see a change it did
 // not make (D-1).
 void move_feed(sim::Window& from, sim::Window& to, ElementId feed) {
     const auto it = std::find_if(from.controls.begin(), from.controls.end(), [feed](const sim::Control& c) { return c.id == feed; });
@@ -280,8 +282,15 @@ void build_windows(const ScenarioDraft& d, const GenOptions& o, sim::Scenario& s
         build_controls(wd, w, next_id, controls_max, feeds_elsewhere[i], !o.unreadable);
         s.windows.push_back(std::move(w));
     }
+    // A feed moves to the next window of the same app (its effects are the app's: a tool may wait
+    // for them; another app's updates would be a concurrent actor, W-5, which it cannot).
     for (std::size_t i = 0; i < count && count > 1; ++i) {
-        for (const ElementId feed : feeds_elsewhere[i]) move_feed(s.windows[i], s.windows[(i + 1) % count], feed);
+        for (std::size_t k = 1; k < count; ++k) {
+            const std::size_t j = (i + k) % count;
+            if (s.windows[j].pid != s.windows[i].pid) continue;
+            for (const ElementId feed : feeds_elsewhere[i]) move_feed(s.windows[i], s.windows[j], feed);
+            break;
+        }
     }
 }
 
@@ -650,7 +659,7 @@ rc::Gen<StepDraft> step_drafts(const GenOptions& o) {
     return rc::gen::build<StepDraft>(
         rc::gen::set(&StepDraft::kind, index_below(static_cast<int>(draft_steps.size()))),
         rc::gen::set(&StepDraft::window, index_below(4)), rc::gen::set(&StepDraft::control, index_below(5)),
-        rc::gen::set(&StepDraft::text, index_below(8)), rc::gen::set(&StepDraft::keys, index_below(7)),
+        rc::gen::set(&StepDraft::text, index_below(static_cast<int>(step_texts.size()))), rc::gen::set(&StepDraft::keys, index_below(static_cast<int>(hotkeys.size()))),
         rc::gen::set(&StepDraft::other_window,
                      o.ref_window ? rc::gen::map(index_below(12), [](int x) { return x < 11 ? 0 : x - 10; }) : rc::gen::just(0)),
         rc::gen::set(&StepDraft::depends, rarely(3)), rc::gen::set(&StepDraft::idempotency_key, rarely(3)));

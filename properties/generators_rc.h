@@ -73,7 +73,7 @@ struct ControlDraft {
     bool no_automation_id = false;
     bool own_handle = false;  // classic frameworks only
     bool in_group = false;    // child of the last Group before it
-    bool feed_elsewhere = false;  // PostButton: its Feed lives in the next window
+    bool feed_elsewhere = false;  // PostButton: its Feed lives in the next window of the same app
 };
 
 struct WindowDraft {

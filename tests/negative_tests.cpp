@@ -1,0 +1,284 @@
+// Negative proofs (label `negative`, STYLE 13): for every check, a deliberately wrong
+// implementation it must catch. Each test runs the property under RapidCheck with a fixed seed
+// (tests/negative_support.h), asserts — with Boost, outside any property — that it FAILS, that the
+// shrunk counterexample (decoded from the JSON RapidCheck printed) is small, with the bound stated
+// per test, and that the same scenario passes once the bug is switched off: the bug, not the
+// desktop, is what the check caught.
+#include <boost/test/unit_test.hpp>
+
+#include <string>
+
+#include "model/tool.h"
+#include "properties/checks.h"
+#include "properties/generators_rc.h"
+#include "properties/run.h"
+#include "sim/validate.h"
+#include "tests/negative_support.h"
+#include "tests/scenario_builders.h"
+
+using namespace deskcheck;
+using namespace deskcheck::props;
+using namespace deskcheck::negative;
+
+namespace {
+
+constexpr std::uint64_t seed = 1234;
+constexpr int cases_max = 3000;  // the search stops at the first failure; runs take ~0.1 ms
+
+RunOptions current_with(Mutation m, bool agent_retries = false) {
+    RunOptions o;
+    o.rules = &current_rules();
+    o.tool.mutation = m;
+    o.agent_retries = agent_retries;
+    return o;
+}
+
+// Logs the result and returns the shrunk counterexample (fails the test when there is none).
+sim::Scenario caught(const SearchResult& r, const std::string& what) {
+    BOOST_TEST_MESSAGE(what << ": " << (r.failed ? "caught" : r.gave_up ? "gave up" : "NOT caught") << " after "
+                            << r.cases_passed << " passing cases");
+    BOOST_TEST_REQUIRE(r.failed, what << " was not caught: " << r.description);
+    BOOST_TEST_REQUIRE(r.counterexample.has_value(), "the counterexample did not decode:\n" << r.json);
+    BOOST_TEST_MESSAGE("  shrunk to " << to_string(size_of(*r.counterexample)) << "; " << r.description);
+    BOOST_TEST_MESSAGE("  counterexample:\n" << r.json);
+    return *r.counterexample;
+}
+
+// The same scenario with the bug switched off: the check does not report a violation.
+void holds_without_the_bug(const std::string& check, const sim::Scenario& s, const RunOptions& options) {
+    const RunResult run = run_scenario(s, options);
+    const CheckResult r = run_check(*find_check(check), s, run, options);
+    BOOST_TEST(r.status != CheckStatus::Violated,
+               check << " fails even without the bug: " << (r.violation ? r.violation->explanation : ""));
+}
+
+}  // namespace
+
+// ---- verdict_sound -------------------------------------------------------------------------------
+
+// A verifier that says "changed = success, unchanged = failure" (V-5, V-7, D-2: typing the
+// selected text over itself changes nothing; V-4: a hotkey's unrelated change is no success).
+// Bound: 1 window, 1 step.
+BOOST_AUTO_TEST_CASE(V1_V5_changed_means_success_verifier_is_caught_by_verdict_sound) {
+    RunOptions naive;
+    naive.rules = &changed_means_success_rules();
+    rcgen::GenOptions readable;  // every control readable, no faults: the proof is about the logic, not V-2
+    readable.unreadable = false;
+    readable.faults = false;
+    const sim::Scenario s = caught(
+        find_violation("verdict_sound", naive, readable, seed, cases_max, current_with(Mutation::None)), "changed = success");
+    const Size z = size_of(s);
+    BOOST_TEST(z.windows <= 1u);
+    BOOST_TEST(z.steps <= 1u);
+    holds_without_the_bug("verdict_sound", s, current_with(Mutation::None));
+}
+
+// V-2: an unreadable value read as "". Bound: 1 window, 1 step.
+BOOST_AUTO_TEST_CASE(V2_unreadable_as_empty_is_caught_by_verdict_sound) {
+    const sim::Scenario s = caught(find_violation("verdict_sound", current_with(Mutation::UnreadableAsEmpty), {}, seed, cases_max, current_with(Mutation::None)),
+                           "unreadable as empty");
+    const Size z = size_of(s);
+    BOOST_TEST(z.windows <= 1u);
+    BOOST_TEST(z.steps <= 1u);
+    holds_without_the_bug("verdict_sound", s, current_with(Mutation::None));
+}
+
+// ---- no_resend_after_unknown ---------------------------------------------------------------------
+
+// B-2: the batch re-sends a step whose verdict was Unknown. Bound: 1 window, 1 step.
+BOOST_AUTO_TEST_CASE(B2_retry_unknown_once_is_caught_by_no_resend_after_unknown) {
+    const sim::Scenario s = caught(
+        find_violation("no_resend_after_unknown", current_with(Mutation::RetryUnknownOnce, true), {}, seed, cases_max, current_with(Mutation::None, true)),
+        "retry unknown once");
+    const Size z = size_of(s);
+    BOOST_TEST(z.windows <= 1u);
+    BOOST_TEST(z.steps <= 1u);
+    holds_without_the_bug("no_resend_after_unknown", s, current_with(Mutation::None, true));
+}
+
+// ---- foreground_returned -------------------------------------------------------------------------
+
+// F-5/F-6: the guard gives the foreground back only on the happy path. Bound: 2 windows (the one
+// in front and the borrowed one), 2 steps (a borrow, then a failure).
+BOOST_AUTO_TEST_CASE(F5_F6_no_give_back_on_failure_is_caught_by_foreground_returned) {
+    const sim::Scenario s = caught(
+        find_violation("foreground_returned", current_with(Mutation::NoGiveBackOnFailure, true), {}, seed, cases_max, current_with(Mutation::None, true)),
+        "no give-back on failure");
+    const Size z = size_of(s);
+    BOOST_TEST(z.windows <= 2u);
+    BOOST_TEST(z.steps <= 2u);
+    holds_without_the_bug("foreground_returned", s, current_with(Mutation::None, true));
+}
+
+// F-4: the guard restores the foreground over a window that took it by itself. A rarer
+// coincidence (a borrow, and another window coming to the front while it is held): up to 20000
+// cases (about 2 s). Bound: 3 windows (the one in front, the borrowed one, the one that comes to
+// the front), 2 steps, 2 events.
+BOOST_AUTO_TEST_CASE(F4_restore_over_another_window_is_caught_by_foreground_returned) {
+    const sim::Scenario s = caught(find_violation("foreground_returned", current_with(Mutation::RestoreOverAnotherWindow, true),
+                                                  {}, seed, 20'000, current_with(Mutation::None, true)),
+                                   "restore over another window");
+    const Size z = size_of(s);
+    BOOST_TEST(z.windows <= 3u);
+    BOOST_TEST(z.steps <= 2u);
+    BOOST_TEST(z.events <= 2u);
+    holds_without_the_bug("foreground_returned", s, current_with(Mutation::None, true));
+}
+
+// ---- click_lands_on_target -----------------------------------------------------------------------
+
+// E-5: coordinate clicks skip the occlusion check. Bound: 2 windows (the target and the
+// occluder), 1 step, 1 event.
+BOOST_AUTO_TEST_CASE(E5_click_without_hit_test_is_caught_by_click_lands_on_target) {
+    const sim::Scenario s = caught(
+        find_violation("click_lands_on_target", current_with(Mutation::ClickWithoutHitTest), {}, seed, cases_max, current_with(Mutation::None)),
+        "click without hit test");
+    const Size z = size_of(s);
+    BOOST_TEST(z.windows <= 2u);
+    BOOST_TEST(z.steps <= 1u);
+    BOOST_TEST(z.events <= 1u);
+    holds_without_the_bug("click_lands_on_target", s, current_with(Mutation::None));
+}
+
+// E-6: monitor/window instead of window/monitor. Bound: 1 window, 1 step.
+BOOST_AUTO_TEST_CASE(E6_inverted_dpi_is_caught_by_click_lands_on_target) {
+    const sim::Scenario s = caught(find_violation("click_lands_on_target", current_with(Mutation::InvertedDpi), {}, seed, cases_max, current_with(Mutation::None)),
+                           "inverted DPI");
+    const Size z = size_of(s);
+    BOOST_TEST(z.windows <= 1u);
+    BOOST_TEST(z.steps <= 1u);
+    holds_without_the_bug("click_lands_on_target", s, current_with(Mutation::None));
+}
+
+// ---- ref_never_crosses_windows -------------------------------------------------------------------
+
+// E-3: a ref of window A resolves in window B. Two windows of one app with the same automation
+// ids; the agent uses A's ref with target B. Hand-built (the generator builds E-3 steps only when
+// validate accepts them), then found by the generator too. Bound: 2 windows, 1 step.
+BOOST_AUTO_TEST_CASE(E3_ignore_window_binding_is_caught_by_ref_never_crosses_windows) {
+    using namespace deskcheck::testing;
+    sim::Scenario s = desk();
+    app(s, 1, 0, 0);
+    auto& a = window(s, 1, 1, Rect{0, 0, 600, 400});
+    control(a, 11, sim::ControlKind::Edit, Rect{10, 40, 500, 70}).automation_id = "text";
+    auto& b = window(s, 2, 1, Rect{700, 0, 1300, 400});
+    control(b, 21, sim::ControlKind::Edit, Rect{710, 40, 1200, 70}).automation_id = "text";
+    s.foreground = 1;
+    sim::Step step;
+    step.kind = sim::StepKind::Type;
+    step.window = 2;      // the target: window B
+    step.control = 11;    // an element of window A...
+    step.ref_window = 1;  // ...whose ref comes from A's snapshot (E-3)
+    step.text = "abc";
+    s.steps.push_back(step);
+    const auto invalid = sim::validate(s);
+    BOOST_TEST_REQUIRE(!invalid.has_value(),
+                       "BLOCKED: sim::validate rejects an E-3 step (a control of its ref_window used on another "
+                       "target): "
+                           << (invalid ? invalid->path + ": " + invalid->reason : "") << " — until it accepts it, neither "
+                           << "this proof nor the generator's E-3 steps can run");
+    const RunOptions bug = current_with(Mutation::IgnoreWindowBinding);
+    const RunResult run = run_scenario(s, bug);
+    BOOST_TEST(ref_never_crosses_windows(s, run).status == CheckStatus::Violated);
+    holds_without_the_bug("ref_never_crosses_windows", s, current_with(Mutation::None));
+    const sim::Scenario found = caught(find_violation("ref_never_crosses_windows", bug, {}, seed, cases_max, current_with(Mutation::None)),
+                                       "ignore window binding");
+    BOOST_TEST(size_of(found).windows <= 2u);
+    BOOST_TEST(size_of(found).steps <= 1u);
+}
+
+// ---- batch_stops_at_first_failure ----------------------------------------------------------------
+
+// B-1: a batch that goes on after a failure. No Mutation switches the tool's batch into this, so
+// the naive batch is a test-side runner (negative_support.h: run_without_stopping) over the real
+// Tool. Bound: 1 window, 2 steps (the failure and one after it).
+BOOST_AUTO_TEST_CASE(B1_batch_that_does_not_stop_is_caught_by_batch_stops_at_first_failure) {
+    const SearchResult r = search(
+        []() {
+            const sim::Scenario s = *rcgen::scenarios();
+            const RunResult run = run_without_stopping(s, current_rules());
+            const CheckResult c = batch_stops_at_first_failure(s, run);
+            if (c.status == CheckStatus::Violated) RC_FAIL(c.violation->explanation);
+        },
+        seed, cases_max);
+    const sim::Scenario s = caught(r, "batch that does not stop");
+    const Size z = size_of(s);
+    BOOST_TEST(z.windows <= 1u);
+    BOOST_TEST(z.steps <= 2u);
+    const RunResult run = run_scenario(s, current_with(Mutation::None));
+    BOOST_TEST(batch_stops_at_first_failure(s, run).status != CheckStatus::Violated);
+}
+
+// ---- deterministic -------------------------------------------------------------------------------
+
+// S-1 canary: a rule set with hidden state (the first judgement since reset is Confirmed, later
+// ones Unknown) makes two runs of one scenario differ; deterministic() must say so. What it
+// proves: deterministic() compares whole runs (trace and report) and catches state that survives
+// from one run to the next. What it cannot prove: that the sim has no such state of its own —
+// that is what S1_deterministic_holds samples. Bound: 1 window, 1 step.
+BOOST_AUTO_TEST_CASE(S1_hidden_state_is_caught_by_deterministic) {
+    RunOptions o;
+    o.rules = &canary::rules();
+    const SearchResult r = search(
+        [o]() {
+            const sim::Scenario s = *rcgen::scenarios();
+            canary::reset();  // per case: the case, and its shrinks, behave the same every time
+            const CheckResult c = deterministic(s, o);
+            if (c.status == CheckStatus::Violated) RC_FAIL(c.violation->explanation);
+        },
+        seed, cases_max);
+    const sim::Scenario s = caught(r, "hidden state");
+    const Size z = size_of(s);
+    BOOST_TEST(z.windows <= 1u);
+    BOOST_TEST(z.steps <= 1u);
+    holds_without_the_bug("deterministic", s, current_with(Mutation::None));
+}
+
+// S-1: the comparison deterministic() rests on (the trace text and the report fingerprint) tells
+// apart two runs that differ only in the seed the latencies are drawn from.
+BOOST_AUTO_TEST_CASE(S1_trace_comparison_tells_seeds_apart) {
+    using namespace deskcheck::testing;
+    sim::Scenario s = desk();
+    app(s, 1, 0, 400);
+    auto& w = window(s, 1, 1, Rect{0, 0, 600, 400});
+    control(w, 11, sim::ControlKind::Edit, Rect{10, 40, 500, 70});
+    s.foreground = 1;
+    sim::Step step;
+    step.kind = sim::StepKind::Type;
+    step.window = 1;
+    step.control = 11;
+    step.text = "abc";
+    s.steps.push_back(step);
+    sim::Scenario other = s;
+    other.seed = s.seed + 1;
+    const RunResult a = run_scenario(s, current_with(Mutation::None));
+    const RunResult b = run_scenario(other, current_with(Mutation::None));
+    BOOST_TEST(sim::to_text(a.trace()) != sim::to_text(b.trace()));
+    BOOST_TEST(deterministic(s, current_with(Mutation::None)).status == CheckStatus::Holds);
+}
+
+// ---- STYLE 7: cannot judge is not "passed" --------------------------------------------------------
+
+// A property whose check can never judge discards every case: RapidCheck reports "gave up" (a
+// GaveUpResult, which rc::detail::checkBoostTest turns into a failure), never success. RapidCheck
+// gives up once discards exceed max_discard_ratio (10) per required success.
+BOOST_AUTO_TEST_CASE(V1_cannot_judge_every_case_gives_up_and_fails) {
+    const SearchResult r = search([]() { RC_DISCARD("cannot judge: nothing to judge"); }, seed, 100);
+    BOOST_TEST(r.gave_up);
+    BOOST_TEST(!r.failed);
+    BOOST_TEST(r.cases_passed == 0);
+    // A percentage drawn uniformly at every size (RapidCheck's inRange narrows at small sizes).
+    const auto percent = rc::Gen<int>([](const rc::Random& random, int) {
+        return rc::shrinkable::just(static_cast<int>(rc::Random(random).next() % 100));
+    });
+    const auto discarding = [percent](int n) {
+        return search([percent, n]() {
+            if (*percent < n) RC_DISCARD("cannot judge");
+        }, seed, 100);
+    };
+    // Half the cases not judged: RapidCheck alone still passes (hence the explicit budget of
+    // S1_every_check_judges_most_generated_scenarios)...
+    BOOST_TEST(discarding(50).gave_up == false);
+    // ...it gives up only past 10 discards per required success.
+    BOOST_TEST(discarding(95).gave_up == true);
+}
