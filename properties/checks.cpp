@@ -566,6 +566,12 @@ CheckResult click_lands_on_target(const sim::Scenario& scenario, const RunResult
         const auto& step = scenario.steps[static_cast<std::size_t>(d.step)];
         if (step.kind != sim::StepKind::ClickAt || !step.point) continue;
         const auto k = static_cast<std::uint32_t>(d.step);
+        const WindowId on_top = d.on_top.value_or(d.hit_window);
+        if (on_top != step.window && !related(scenario, on_top, step.window)) {
+            return CheckResult::violated("click_lands_on_target", k,
+                                         "the click meant for w" + std::to_string(step.window) +
+                                             " was delivered where w" + std::to_string(on_top) + " covers the point (E-5)");
+        }
         if (d.hit_window != step.window && !related(scenario, d.hit_window, step.window)) {
             return CheckResult::violated("click_lands_on_target", k,
                                          "the click meant for w" + std::to_string(step.window) + " landed on w" +

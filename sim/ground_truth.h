@@ -67,6 +67,7 @@ struct DeliveredInput {
     std::string ignored_reason;              // why not, when not accepted
     std::optional<TimeMs> lands_at_ms;       // when its effects are due, when accepted
     bool overrun = false;                    // fault: lands beyond the app's declared latency bound
+    std::optional<WindowId> on_top;          // clicks: the topmost window at the landed point (E-5)
 };
 
 enum class EffectKind : std::uint8_t {

@@ -99,7 +99,8 @@ DeliveryStatus Sim::deliver(const Input& input) {
     record_attempt(input, AttemptOutcome::Delivered, "");
     DeliveredInput record{now_,       input.step, input.method, input.window,    input.element, input.keys,
                           input.text, input.point, r.landed,    r.hit_window,    r.hit_element, r.accepted,
-                          r.ignored_reason, std::nullopt, false};
+                          r.ignored_reason, std::nullopt, false, std::nullopt};
+    if (r.landed) record.on_top = topmost_window_at(*r.landed);
     if (input.method == DeliveryMethod::RealInput) after_real_input(input, r);
     // F-3 counts an input as a background one when its window is not the foreground as it is
     // accepted (a real click has activated its window by then).

@@ -128,14 +128,14 @@ BOOST_AUTO_TEST_CASE(F4_restore_over_another_window_is_caught_by_foreground_retu
 // ---- click_lands_on_target -----------------------------------------------------------------------
 
 // E-5: coordinate clicks skip the occlusion check. Bound: 2 windows (the target and the
-// occluder), 1 step, 1 event.
+// occluder), 2 steps, 1 event (the posted-click case the check also sees can keep a second step).
 BOOST_AUTO_TEST_CASE(E5_click_without_hit_test_is_caught_by_click_lands_on_target) {
     const sim::Scenario s = caught(
         find_violation("click_lands_on_target", current_with(Mutation::ClickWithoutHitTest), {}, seed, cases_max, current_with(Mutation::None)),
         "click without hit test");
     const Size z = size_of(s);
     BOOST_TEST(z.windows <= 2u);
-    BOOST_TEST(z.steps <= 1u);
+    BOOST_TEST(z.steps <= 2u);
     BOOST_TEST(z.events <= 1u);
     holds_without_the_bug("click_lands_on_target", s, current_with(Mutation::None));
 }
