@@ -155,18 +155,8 @@ public:
         Tool tool(desk, rules, options_.tool);
         Recorder recorder(desk, out_);
         tool.set_observer(&recorder);
-        RefMaps refs;
-        for (const auto& step : scenario_.steps) {
-            for (WindowId w : {step.window, step.ref_window.value_or(step.window)}) {
-                if (w != no_window && refs.count(w) == 0 && step.kind != sim::StepKind::Launch) {
-                    refs[w] = snapshot_refs(tool, desk, w);
-                }
-            }
-        }
-        for (std::size_t i = 0; i < scenario_.steps.size(); ++i) {
-            out_.requests.push_back(request_of(scenario_.steps[i], i, refs));
-            out_.targets.push_back(scenario_.steps[i].control);
-        }
+        out_.requests = agent_requests(tool, desk, scenario_);
+        for (const auto& step : scenario_.steps) out_.targets.push_back(step.control);
         run_segments(tool, desk);
         if (options_.agent_retries && out_.stopped_at) retry_once(tool, desk, recorder);
         out_.ended_ms = desk.now_ms();
@@ -258,6 +248,20 @@ private:
 };
 
 }  // namespace
+
+std::vector<Request> agent_requests(Tool& tool, sim::Sim& desk, const sim::Scenario& scenario) {
+    RefMaps refs;
+    for (const auto& step : scenario.steps) {
+        for (WindowId w : {step.window, step.ref_window.value_or(step.window)}) {
+            if (w != no_window && refs.count(w) == 0 && step.kind != sim::StepKind::Launch) {
+                refs[w] = snapshot_refs(tool, desk, w);
+            }
+        }
+    }
+    std::vector<Request> out;
+    for (std::size_t i = 0; i < scenario.steps.size(); ++i) out.push_back(request_of(scenario.steps[i], i, refs));
+    return out;
+}
 
 const RuleSet& rules_for(const sim::Scenario& scenario) {
     const RuleSet* r = find_rules(scenario.rules);

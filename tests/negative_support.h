@@ -254,36 +254,10 @@ inline props::RunResult run_without_stopping(const sim::Scenario& scenario, cons
     out.batch_mode = true;
     out.foreground_at_start = desk.foreground();
     Tool tool(desk, rules);
-    std::map<WindowId, std::map<ElementId, std::string>> refs;
-    for (const auto& step : scenario.steps) {
-        if (step.kind == sim::StepKind::Launch || refs.count(step.window) != 0) continue;
-        const ElementTree tree = desk.element_tree(step.window);
-        const SnapshotReport snap = tool.snapshot(step.window);
-        auto& m = refs[step.window];
-        for (std::size_t i = 0; i < snap.elements.size() && i < tree.nodes.size(); ++i) m[tree.nodes[i].id] = snap.elements[i].ref;
-    }
+    const std::vector<Request> requests = props::agent_requests(tool, desk, scenario);
     for (std::size_t i = 0; i < scenario.steps.size(); ++i) {
-        const sim::Step& step = scenario.steps[i];
-        if (step.kind == sim::StepKind::Launch) continue;
-        Request r;
-        r.target = step.window;
-        r.step = static_cast<std::int32_t>(i);
-        r.text = step.text;
-        r.keys = step.keys;
-        r.frame = step.frame;
-        r.point = step.point;
-        switch (step.kind) {
-            case sim::StepKind::Type: r.kind = RequestKind::Type; break;
-            case sim::StepKind::Hotkey: r.kind = RequestKind::Hotkey; break;
-            case sim::StepKind::Click: r.kind = RequestKind::Click; break;
-            case sim::StepKind::ClickAt: r.kind = RequestKind::ClickAt; break;
-            default: r.kind = RequestKind::Observe; break;
-        }
-        if (step.control) {
-            const auto& m = refs[step.window];
-            const auto it = m.find(*step.control);
-            if (it != m.end()) r.ref = it->second;
-        }
+        if (scenario.steps[i].kind == sim::StepKind::Launch) continue;
+        const Request& r = requests[i];
         StepReport rep = tool.act_step(r);
         rep.index = static_cast<std::uint32_t>(i);
         // It knows where it failed and says so, but goes on (the bug B-1 forbids).
