@@ -66,7 +66,7 @@ std::optional<Mutation> mutation_named(std::string_view name) {
     return std::nullopt;
 }
 
-Conversion convert_crash(const fs::path& crash, const fs::path& out_dir) {
+Conversion convert_crash(const fs::path& crash, const fs::path& out_dir, const std::set<std::string>& known) {
     Conversion out;
     const auto bytes = read_bytes(crash);
     if (!bytes) {
@@ -83,6 +83,10 @@ Conversion convert_crash(const fs::path& crash, const fs::path& out_dir) {
     if (!violation) return out;
     out.violated = true;
     out.property = violation->property;
+    if (known.count(out.property) != 0) {
+        out.summary = out.property + " violated (already reported)";
+        return out;
+    }
     const props::ShrinkResult shrunk = props::shrink_scenario(*scenario, props::still_violates(violation->property, options));
     props::Counterexample c;
     c.property = violation->property;

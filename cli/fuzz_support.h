@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -36,6 +37,9 @@ struct Conversion {
 // runs it as the fuzz targets do (current rules, W-2 agent on) with every check, and when a
 // property is violated shrinks it keeping that same property and writes it into `out_dir` under a
 // fresh name, as a counterexample document (header: format, property, rules, seed, summary).
-Conversion convert_crash(const std::filesystem::path& crash, const std::filesystem::path& out_dir);
+// A property in `known` is reported (violated, property, summary) but neither shrunk nor written:
+// the nightly keeps one counterexample per property.
+Conversion convert_crash(const std::filesystem::path& crash, const std::filesystem::path& out_dir,
+                         const std::set<std::string>& known = {});
 
 }  // namespace deskcheck::cli

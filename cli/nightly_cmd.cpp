@@ -12,11 +12,14 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <iomanip>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -50,6 +53,7 @@ constexpr std::uint32_t round_cases_max = 20'000;
 constexpr std::uint32_t rounds_max = 1000;
 constexpr std::size_t determinism_sample_cases = 16;
 constexpr std::size_t determinism_sample_inputs = 16;
+constexpr std::size_t crashes_converted_max = 50;  // per target and night (-fork keeps going after a crash)
 
 // The budget's shares, in percent: the campaign, then each fuzz target (same order as targets).
 constexpr std::uint32_t campaign_share_pct = 25;
@@ -185,7 +189,7 @@ std::optional<Settings> parse(Args& args) {
     s.jobs = static_cast<std::uint32_t>(jobs.value_or(1));
     s.json = args.flag("--json");
     s.checkout = find_checkout(fs::current_path()).value_or(fs::current_path());
-    s.out = args.option("--out").value_or((s.checkout / "corpus" / "regressions").string());
+    s.out = args.option("--out").value_or("");  // empty: default_out()
     s.fuzz_build = args.option("--fuzz-build").value_or((s.checkout / "build" / "fuzz").string());
     s.date = today_utc();
     s.commit = git_commit(s.checkout);
@@ -301,5 +305,282 @@ void run_campaign_part(const Settings& s, Summary& out) {
     out.campaign_seconds = std::chrono::duration<double>(Clock::now() - began).count();
 }
 
+// ---- fuzzing ------------------------------------------------------------------------------------
+
+std::string fuzz_build_command() { return "cmake --preset fuzz && cmake --build --preset fuzz"; }
+
+// Properties the fuzz targets already have a counterexample for tonight (one per property).
+std::set<std::string> fuzz_properties(const Summary& out) {
+    std::set<std::string> known;
+    for (const auto& f : out.findings) {
+        if (f.is_property && f.source != "campaign" && f.source != "determinism sample") known.insert(f.property);
+    }
+    return known;
+}
+
+void keep_crash(const Settings& s, const std::string& target, const fs::path& crash, Summary& out) {
+    if (target == "fuzz_batch" || target == "fuzz_scenario_json") {
+        const Conversion c = convert_crash(crash, s.out, fuzz_properties(out));
+        if (c.violated && c.file.empty()) return;  // this property is already reported tonight
+        if (c.violated) {
+            out.findings.push_back({target + " crash", c.property, c.summary, c.file, "deskcheck replay " + c.file, true});
+            progress(target + ": crash converted: " + c.summary + " -> " + c.file);
+            return;
+        }
+    }
+    std::error_code ec;
+    fs::create_directories(s.work / "crashes", ec);
+    const fs::path kept = s.work / "crashes" / (target + "-" + crash.filename().string());
+    fs::copy_file(crash, kept, fs::copy_options::skip_existing, ec);
+    const std::string kind = crash.filename().string().substr(0, crash.filename().string().find('-'));
+    out.findings.push_back({target + " " + kind, "", "libFuzzer " + kind + " that is not a property violation "
+                            "(a sanitizer report, a timeout, or an invariant of the target); see " +
+                            (s.work / target / "fuzz.log").string(),
+                            kept.string(), (s.fuzz_build / "fuzz" / target).string() + " " + kept.string(), false});
+    progress(target + ": " + kind + " kept as " + kept.string());
+}
+
+void run_one_target(const Settings& s, const TargetShare& t, std::uint32_t index, Summary& out) {
+    FuzzPlan plan;
+    plan.target = t.name;
+    plan.binary = s.fuzz_build / "fuzz" / t.name;
+    plan.corpus = s.checkout / "corpus" / t.name;
+    plan.options_file = s.checkout / "fuzz" / (std::string(t.name) + ".options");
+    plan.work = s.work / t.name;
+    plan.seconds = share_s(s, t.pct);
+    plan.jobs = s.jobs;
+    plan.seed = static_cast<std::uint32_t>(props::case_seed(s.seed, 1000 + index) % 0xffff'fffeULL) + 1;
+    std::error_code ec;
+    fs::remove_all(plan.work, ec);
+    fs::create_directories(plan.corpus, ec);
+    progress(std::string(t.name) + ": fuzzing for " + std::to_string(plan.seconds) + " s (libFuzzer -seed=" +
+             std::to_string(plan.seed) + (s.jobs > 1 ? ", -fork=" + std::to_string(s.jobs) : "") + ")");
+    FuzzRun run = run_fuzz_target(plan);
+    if (!run.infra_error.empty()) out.infra_errors.push_back(std::string(t.name) + ": " + run.infra_error);
+    for (std::size_t i = 0; i < run.crashes.size() && i < crashes_converted_max; ++i) keep_crash(s, t.name, run.crashes[i], out);
+    progress(std::string(t.name) + ": " + std::to_string(run.execs) + " runs, " + std::to_string(run.execs_per_second) +
+             " exec/s, cov " + std::to_string(run.cov) + ", ft " + std::to_string(run.ft) + ", +" +
+             std::to_string(run.corpus_added) + " corpus inputs, " + std::to_string(run.crashes.size()) + " crashes");
+    fs::remove_all(plan.work / "corpus", ec);  // merged back already; logs and artifacts stay
+    fs::remove_all(plan.work / "merged", ec);
+    out.fuzz.push_back(std::move(run));
+}
+
+void run_fuzz_part(const Settings& s, Summary& out) {
+    std::vector<std::string> missing;
+    for (const auto& t : target_shares) {
+        if (!fs::exists(s.fuzz_build / "fuzz" / t.name)) missing.push_back(t.name);
+    }
+    if (missing.size() == std::size(target_shares)) {
+        out.fuzz_skipped = "no fuzz build in " + s.fuzz_build.string() + "; make it with: " + fuzz_build_command();
+        progress(out.fuzz_skipped);
+        return;
+    }
+    for (const auto& m : missing) out.warnings.push_back("fuzz target " + m + " not built in " + s.fuzz_build.string());
+    std::uint32_t index = 0;
+    for (const auto& t : target_shares) {
+        if (std::find(missing.begin(), missing.end(), t.name) == missing.end()) run_one_target(s, t, index, out);
+        ++index;
+    }
+}
+
+// ---- determinism sample (S-1) -------------------------------------------------------------------
+
+void check_deterministic(const Settings& s, const sim::Scenario& scenario, const props::RunOptions& ro,
+                         const std::string& source, Summary& out) {
+    ++out.determinism_replayed;
+    const props::CheckResult r = props::deterministic(scenario, ro);
+    if (r.status != props::CheckStatus::Violated || !r.violation) return;
+    props::Counterexample c;
+    c.property = "deterministic";
+    c.case_seed = scenario.seed;
+    c.scenario = scenario;
+    c.violation = *r.violation;
+    c.original_size = c.shrunk_size = props::size_of(scenario);
+    c.summary = "deterministic violated: " + r.violation->explanation + " (" + source + ")";
+    const std::string file = write_counterexample(c, std::string(ro.rules->name), s.out);
+    out.findings.push_back({"determinism sample", c.property, c.summary, file, replay_command(s, file), true});
+}
+
+// Replays twice: the first cases of the first campaign round, and a spread of fuzz_batch's corpus.
+void run_determinism_part(const Settings& s, Summary& out) {
+    props::RunOptions ro;
+    ro.rules = find_rules(s.rules);
+    ro.tool.mutation = s.mutation;
+    ro.agent_retries = true;
+    const std::uint64_t round_seed = out.rounds.empty() ? s.seed : out.rounds.front().seed;
+    for (std::uint32_t i = 0; i < determinism_sample_cases; ++i) {
+        sim::Prng rng(props::case_seed(round_seed, i));
+        sim::Scenario scenario = sim::generate_scenario(rng);
+        scenario.rules = s.rules;
+        check_deterministic(s, scenario, ro, "campaign case " + std::to_string(i), out);
+    }
+    std::vector<fs::path> inputs;
+    std::error_code ec;
+    for (fs::directory_iterator it(s.checkout / "corpus" / "fuzz_batch", ec), end; !ec && it != end; it.increment(ec)) {
+        inputs.push_back(it->path());
+    }
+    std::sort(inputs.begin(), inputs.end());
+    const std::size_t stride = std::max<std::size_t>(1, inputs.size() / determinism_sample_inputs);
+    for (std::size_t i = 0; i < inputs.size(); i += stride) {
+        std::ifstream in(inputs[i], std::ios::binary);
+        const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const sim::Scenario scenario = fuzz::scenario_from_bytes(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+        if (sim::validate(scenario).has_value()) continue;
+        check_deterministic(s, scenario, fuzz::fuzz_run_options(), "corpus/fuzz_batch/" + inputs[i].filename().string(), out);
+    }
+    progress("determinism: " + std::to_string(out.determinism_replayed) + " scenarios replayed twice");
+}
+
+// ---- summary ------------------------------------------------------------------------------------
+
+void add_coverage_warnings(Summary& out) {
+    for (const char* v : expected_verdicts) {
+        if (out.campaign.verdicts.count(v) == 0) out.warnings.push_back(std::string("verdict ") + v + " never reached");
+    }
+    for (const char* tag : expected_tags) {
+        if (out.campaign.coverage.count(tag) == 0) out.warnings.push_back(std::string("coverage tag ") + tag + " never reached");
+    }
+    for (const auto& p : out.campaign.properties) {
+        if (p.gave_up()) out.warnings.push_back("property " + p.name + " gave up: could not judge most cases");
+    }
+}
+
+int exit_code_of(const Summary& out) {
+    const bool crash = std::any_of(out.findings.begin(), out.findings.end(), [](const Finding& f) { return !f.is_property; });
+    if (crash) return exit_fuzz_crash;
+    if (!out.findings.empty()) return exit_property_violation;
+    if (!out.infra_errors.empty()) return exit_infrastructure;
+    return exit_ok;
+}
+
+std::string exit_class(int code) {
+    switch (code) {
+        case exit_ok: return "clean";
+        case exit_property_violation: return "property violation found";
+        case exit_fuzz_crash: return "fuzz crash found";
+        case exit_infrastructure: return "infrastructure error";
+        default: return "?";
+    }
+}
+
+void print_campaign(const Settings& s, const Summary& out, std::ostream& o) {
+    const double rate = out.campaign_seconds > 0 ? out.campaign.cases / out.campaign_seconds : 0;
+    o << "\nproperty campaign: " << out.campaign.cases << " cases in " << out.rounds.size() << " rounds, "
+      << std::fixed << std::setprecision(1) << out.campaign_seconds << " s (" << std::setprecision(0) << rate
+      << " cases/s)\n";
+    for (const auto& r : out.rounds) o << "  " << run_command(s, r) << "\n";
+    o << "  " << std::left << std::setw(30) << "PROPERTY" << std::right << std::setw(8) << "cases" << std::setw(8)
+      << "holds" << std::setw(10) << "violated" << std::setw(12) << "not judged\n";
+    for (const auto& p : out.campaign.properties) {
+        o << "  " << std::left << std::setw(30) << p.name << std::right << std::setw(8) << p.cases << std::setw(8)
+          << p.holds << std::setw(10) << p.violated << std::setw(11) << p.cannot_judge << "\n";
+    }
+    o << "  verdicts:";
+    for (const auto& [k, v] : out.campaign.verdicts) {
+        if (k.find('/') == std::string::npos) o << " " << k << " " << v << ";";
+    }
+    o << "\n  coverage:";
+    for (const auto& [k, v] : out.campaign.coverage) o << " " << k << " " << v << ";";
+    o << "\n";
+}
+
+void print_fuzz(const Summary& out, std::ostream& o) {
+    o << "\nfuzzing:";
+    if (!out.fuzz_skipped.empty()) {
+        o << " skipped — " << out.fuzz_skipped << "\n";
+        return;
+    }
+    o << "\n  " << std::left << std::setw(20) << "TARGET" << std::right << std::setw(8) << "seconds" << std::setw(11)
+      << "runs" << std::setw(9) << "exec/s" << std::setw(7) << "cov" << std::setw(8) << "ft" << std::setw(9) << "corpus"
+      << std::setw(6) << "new" << std::setw(9) << "crashes" << std::setw(9) << "RSS MB\n";
+    for (const auto& r : out.fuzz) {
+        o << "  " << std::left << std::setw(20) << r.target << std::right << std::setw(8) << std::setprecision(0)
+          << r.seconds << std::setw(11) << r.execs << std::setw(9) << r.execs_per_second << std::setw(7) << r.cov
+          << std::setw(8) << r.ft << std::setw(9) << r.corpus_before << std::setw(6) << r.corpus_added << std::setw(9)
+          << r.crashes.size() << std::setw(8) << r.peak_rss_mb << "\n";
+    }
+}
+
+void print_summary(const Settings& s, const Summary& out, int code, std::ostream& o) {
+    print_campaign(s, out, o);
+    print_fuzz(out, o);
+    o << "\ndeterminism: " << out.determinism_replayed << " scenarios replayed twice\n";
+    o << "\nfindings: " << (out.findings.empty() ? "none" : std::to_string(out.findings.size())) << "\n";
+    for (const auto& f : out.findings) o << "  [" << f.source << "] " << f.summary << "\n    " << f.replay << "\n";
+    for (const auto& w : out.warnings) o << "warning: " << w << "\n";
+    for (const auto& e : out.infra_errors) o << "infrastructure error: " << e << "\n";
+    o << "\nexit " << code << " (" << exit_class(code) << ")\n";
+}
+
+nlohmann::ordered_json fuzz_json(const Summary& out) {
+    nlohmann::ordered_json j;
+    j["skipped"] = out.fuzz_skipped.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(out.fuzz_skipped);
+    j["targets"] = nlohmann::ordered_json::array();
+    for (const auto& r : out.fuzz) {
+        nlohmann::ordered_json t{{"target", r.target}, {"seconds", r.seconds}, {"runs", r.execs},
+                                 {"exec_per_second", r.execs_per_second}, {"cov", r.cov}, {"ft", r.ft},
+                                 {"peak_rss_mb", r.peak_rss_mb}, {"corpus_before", r.corpus_before},
+                                 {"corpus_added", r.corpus_added}, {"crashes", r.crashes.size()},
+                                 {"libfuzzer_exit", r.exit_code}, {"command", r.command}};
+        if (!r.infra_error.empty()) t["infra_error"] = r.infra_error;
+        j["targets"].push_back(t);
+    }
+    return j;
+}
+
+nlohmann::ordered_json summary_json(const Settings& s, const Summary& out, int code) {
+    nlohmann::ordered_json j{{"seed", s.seed}, {"seed_from", s.seed_given ? "--seed" : "date+commit"}, {"date", s.date},
+                             {"commit", s.commit}, {"rules", s.rules}, {"mutation", to_string(s.mutation)},
+                             {"budget_seconds", s.budget_s}, {"jobs", s.jobs}, {"out", s.out.string()},
+                             {"logs", s.work.string()}};
+    j["campaign"] = campaign_json(out.campaign, {}, out.campaign_seconds);
+    j["campaign"].erase("counterexamples");
+    j["campaign"]["rounds"] = nlohmann::ordered_json::array();
+    for (const auto& r : out.rounds) {
+        j["campaign"]["rounds"].push_back({{"seed", r.seed}, {"cases", r.cases}, {"seconds", r.seconds}, {"reproduce", run_command(s, r)}});
+    }
+    j["fuzz"] = fuzz_json(out);
+    j["determinism"] = {{"replayed_twice", out.determinism_replayed}};
+    j["findings"] = nlohmann::ordered_json::array();
+    for (const auto& f : out.findings) {
+        j["findings"].push_back({{"source", f.source}, {"property", f.property}, {"summary", f.summary}, {"file", f.file},
+                                 {"replay", f.replay}, {"property_violation", f.is_property}});
+    }
+    j["warnings"] = out.warnings;
+    j["infrastructure_errors"] = out.infra_errors;
+    j["exit"] = code;
+    j["exit_class"] = exit_class(code);
+    return j;
+}
+
 }  // namespace
+
+int cmd_nightly(const Argv& argv) {
+    Args args("nightly", argv, {"--json", "--help"},
+              {"--minutes", "--jobs", "--rules", "--out", "--seed", "--fuzz-build", "--mutation"});
+    if (args.flag("--help")) {
+        std::cout << nightly_help;
+        return exit_ok;
+    }
+    if (args.ok() && !args.positional().empty()) args.fail("unexpected argument '" + args.positional().front() + "'");
+    auto settings = args.ok() ? parse(args) : std::nullopt;
+    if (!settings) return usage_error("nightly", args.error());
+    Settings& s = *settings;
+    if (s.out.empty()) s.out = default_out(s);
+    std::error_code ec;
+    fs::create_directories(s.work, ec);
+    print_header(s, s.json ? std::cerr : std::cout);
+    Summary out;
+    if (ec) out.infra_errors.push_back("cannot create " + s.work.string() + ": " + ec.message());
+    run_campaign_part(s, out);
+    run_fuzz_part(s, out);
+    run_determinism_part(s, out);
+    add_coverage_warnings(out);
+    const int code = exit_code_of(out);
+    if (s.json) std::cout << summary_json(s, out, code).dump(2) << "\n";
+    else print_summary(s, out, code, std::cout);
+    return code;
+}
+
 }  // namespace deskcheck::cli

@@ -225,6 +225,7 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
         if (!gives_back_on_failure) return ForegroundEvidence{};
         if (borrow_here) return give_back(desktop_, *borrow_here, gc);
         if (hold && hold->borrow) {  // F-6: at once, not at the batch end
+            hold->borrow->also_ours = hold->acted;
             ForegroundEvidence fe = give_back(desktop_, *hold->borrow, gc);
             if (hold->borrow->borrowed) ++hold->give_backs;
             hold->returned = fe;

@@ -129,9 +129,13 @@ CheckResult no_resend_after_unknown(const sim::Scenario& scenario, const RunResu
                                              " times; at most " + std::to_string(allowed) +
                                              (retried ? " (one W-2 retry after a not_done)" : " (B-2: never re-sent)"));
         }
+        // One submit per Enter the step typed (a text may hold several); one post or submit per click.
+        const auto& text = scenario.steps[k].text;
+        const std::size_t intended = std::max<std::size_t>(
+            1, static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n') + std::count(text.begin(), text.end(), '\r')));
         for (EffectKind kind : {EffectKind::FormSubmitted, EffectKind::CommentPosted}) {
             const auto n = truth.count(kind, step);
-            if (n > 1) {
+            if (n > intended) {
                 return CheckResult::violated("no_resend_after_unknown", static_cast<std::uint32_t>(k),
                                              "non-idempotent effect " + std::string(sim::to_string(kind)) + " happened " +
                                                  std::to_string(n) + " times for step " + std::to_string(k) + " (W-2)");

@@ -1,0 +1,334 @@
+// deskcheck bench [--json] [--repeats N] [--cases N]: how fast the testbed runs, on fixed inputs.
+//   scenarios/s   a fixed generated population (seed bench_seed, <= 4 windows, <= 8 steps, current
+//                 rules): run_scenario + every check except `deterministic` (which is two more runs)
+//   judge/s       judge() over the fixed situation catalogue of `diff-rules`, both rule sets
+//   phases        where a scenario's time goes: sim (construction + port calls), tool (and runner),
+//                 checks — timed with steady_clock, here only (a benchmark may read a clock)
+// Each figure is the median of --repeats runs (default 3). Use the release preset.
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cli/args.h"
+#include "cli/fuzz_commands.h"
+#include "cli/situations.h"
+#include "properties/campaign.h"
+#include "properties/checks.h"
+#include "properties/run.h"
+#include "sim/generate.h"
+#include "sim/sim.h"
+
+namespace deskcheck::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr std::uint64_t bench_seed = 0xbe9c4;
+constexpr std::uint32_t cases_default = 2000;
+constexpr std::uint64_t cases_max = 1'000'000;
+constexpr std::uint64_t repeats_max = 101;
+constexpr std::uint32_t judge_rounds = 200;
+constexpr double scenarios_per_second_target = 50'000;
+
+constexpr const char* bench_help =
+    "usage: deskcheck bench [--json] [--repeats N] [--cases N]\n"
+    "  scenarios/s on a fixed generated population (run + every check except deterministic),\n"
+    "  verdict evaluations/s over the diff-rules catalogue, and where a scenario's time goes\n"
+    "  (sim, tool, checks); each the median of N repeats (default 3). Build with the release preset:\n"
+    "  cmake --workflow --preset release, then build/release/cli/deskcheck bench\n";
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
+
+std::vector<sim::Scenario> population(std::uint32_t cases) {
+    sim::GenerateOptions g;
+    g.windows_max = 4;
+    g.steps_max = 8;
+    std::vector<sim::Scenario> out;
+    out.reserve(cases);
+    for (std::uint32_t i = 0; i < cases; ++i) {
+        sim::Prng rng(props::case_seed(bench_seed, i));
+        out.push_back(sim::generate_scenario(rng, g));
+        out.back().rules = "current";
+    }
+    return out;
+}
+
+props::RunOptions bench_options() {
+    props::RunOptions o;
+    o.rules = &current_rules();
+    o.agent_retries = true;
+    return o;
+}
+
+std::uint32_t run_checks(const sim::Scenario& s, const props::RunResult& run) {
+    std::uint32_t judged = 0;
+    for (const auto& c : props::all_checks()) {
+        if (c.fn != nullptr) judged += c.fn(s, run).judged;
+    }
+    return judged;
+}
+
+// ---- where the time goes ------------------------------------------------------------------------
+
+struct Phases {
+    double setup_s = 0;   // sim::Sim construction
+    double run_s = 0;     // run_scenario (construction included)
+    double checks_s = 0;  // the checks
+    double port_s = 0;    // replica: time inside the Desktop port (the sim answering the tool)
+    double replica_s = 0; // replica: snapshot + batch + quiet period, construction excluded
+};
+
+// Forwards every port call to the Sim and adds the time spent inside it to `spent_s`.
+class TimedDesktop final : public Desktop {
+public:
+    TimedDesktop(sim::Sim& inner, double& spent_s, double overhead_s) : d_(inner), spent_(spent_s), overhead_(overhead_s) {}
+
+    std::vector<WindowInfo> top_level_windows() override { Timer t(*this); return d_.top_level_windows(); }
+    std::optional<WindowInfo> window(WindowId id) override { Timer t(*this); return d_.window(id); }
+    WindowId foreground() override { Timer t(*this); return d_.foreground(); }
+    ForegroundAnswer request_foreground(WindowId id) override { Timer t(*this); return d_.request_foreground(id); }
+    std::optional<ElementId> focused_element(WindowId id) override { Timer t(*this); return d_.focused_element(id); }
+    TimeMs last_input_ms() override { Timer t(*this); return d_.last_input_ms(); }
+    ElementTree element_tree(WindowId id) override { Timer t(*this); return d_.element_tree(id); }
+    std::optional<std::string> read_value(WindowId w, ElementId e) override { Timer t(*this); return d_.read_value(w, e); }
+    std::optional<Selection> read_selection(WindowId w, ElementId e) override { Timer t(*this); return d_.read_selection(w, e); }
+    std::optional<bool> read_toggled(WindowId w, ElementId e) override { Timer t(*this); return d_.read_toggled(w, e); }
+    std::optional<bool> read_expanded(WindowId w, ElementId e) override { Timer t(*this); return d_.read_expanded(w, e); }
+    std::optional<bool> read_selected(WindowId w, ElementId e) override { Timer t(*this); return d_.read_selected(w, e); }
+    std::optional<bool> read_dirty(WindowId w) override { Timer t(*this); return d_.read_dirty(w); }
+    std::optional<WindowId> window_at(Point p) override { Timer t(*this); return d_.window_at(p); }
+    Point cursor() override { Timer t(*this); return d_.cursor(); }
+    void set_cursor(Point p) override { Timer t(*this); d_.set_cursor(p); }
+    DeliveryStatus deliver(const Input& input) override { Timer t(*this); return d_.deliver(input); }
+    std::optional<ProcessId> launch(std::string_view app) override { Timer t(*this); return d_.launch(app); }
+    std::optional<TimeMs> declared_latency_ms(WindowId w) override { Timer t(*this); return d_.declared_latency_ms(w); }
+    TimeMs now_ms() override { Timer t(*this); return d_.now_ms(); }
+    void wait_ms(TimeMs ms) override { Timer t(*this); d_.wait_ms(ms); }
+
+private:
+    struct Timer {
+        explicit Timer(TimedDesktop& o) : owner(o), t0(Clock::now()) {}
+        ~Timer() { owner.spent_ += std::max(0.0, seconds_since(t0) - owner.overhead_); }
+        TimedDesktop& owner;
+        Clock::time_point t0;
+    };
+    sim::Sim& d_;
+    double& spent_;
+    double overhead_;
+};
+
+// What a Timer adds to the interval it measures: about one clock read (a loop of two reads, halved).
+double timer_overhead_s() {
+    constexpr int n = 100'000;
+    double inside = 0;
+    const auto t0 = Clock::now();
+    for (int i = 0; i < n; ++i) inside += seconds_since(Clock::now());
+    const double loop_s = seconds_since(t0);
+    return inside >= 0 ? loop_s / n / 2 : 0;
+}
+
+// The tool's side of run_scenario, over a timed port: snapshots, the batch (or single actions),
+// then the quiet period. The runner's recording is left out.
+void replica_run(const sim::Scenario& s, Phases& p, double overhead_s) {
+    sim::Sim desk(s);
+    const auto t0 = Clock::now();
+    TimedDesktop timed(desk, p.port_s, overhead_s);
+    Tool tool(timed, current_rules());
+    std::map<WindowId, std::map<ElementId, std::string>> refs;
+    std::vector<Request> requests;
+    for (std::size_t i = 0; i < s.steps.size(); ++i) {
+        const sim::Step& step = s.steps[i];
+        if (step.kind == sim::StepKind::Launch) continue;
+        const WindowId from = step.ref_window.value_or(step.window);
+        if (refs.count(from) == 0) {
+            const ElementTree tree = timed.element_tree(from);
+            const SnapshotReport snap = tool.snapshot(from);
+            for (std::size_t k = 0; k < snap.elements.size() && k < tree.nodes.size(); ++k) refs[from][tree.nodes[k].id] = snap.elements[k].ref;
+        }
+        Request r;
+        r.target = step.window;
+        r.step = static_cast<std::int32_t>(i);
+        r.text = step.text;
+        r.keys = step.keys;
+        r.frame = step.frame;
+        r.point = step.point;
+        r.depends_on = step.depends_on;
+        r.kind = step.kind == sim::StepKind::Type ? RequestKind::Type
+                 : step.kind == sim::StepKind::Hotkey ? RequestKind::Hotkey
+                 : step.kind == sim::StepKind::Click ? RequestKind::Click
+                 : step.kind == sim::StepKind::ClickAt ? RequestKind::ClickAt : RequestKind::Observe;
+        if (step.control && refs[from].count(*step.control) != 0) r.ref = refs[from][*step.control];
+        requests.push_back(std::move(r));
+    }
+    if (s.batch) tool.batch(requests);
+    else for (const auto& r : requests) tool.act_step(r);
+    const auto q0 = Clock::now();
+    desk.run_until_quiet(props::quiet_limit_ms_default);
+    p.port_s += seconds_since(q0);
+    p.replica_s += seconds_since(t0);
+}
+
+Phases time_phases(const std::vector<sim::Scenario>& pop) {
+    Phases p;
+    const double overhead_s = timer_overhead_s();
+    const props::RunOptions options = bench_options();
+    std::uint64_t sink = 0;
+    for (const auto& s : pop) {
+        auto t0 = Clock::now();
+        { sim::Sim desk(s); sink += desk.now_ms() == 0 ? 1 : 0; }
+        p.setup_s += seconds_since(t0);
+        t0 = Clock::now();
+        const props::RunResult run = props::run_scenario(s, options);
+        p.run_s += seconds_since(t0);
+        t0 = Clock::now();
+        sink += run_checks(s, run);
+        p.checks_s += seconds_since(t0);
+        replica_run(s, p, overhead_s);
+    }
+    if (sink == 0) std::cerr << "";  // keeps the work observable
+    return p;
+}
+
+double scenarios_per_second(const std::vector<sim::Scenario>& pop) {
+    const props::RunOptions options = bench_options();
+    std::uint64_t sink = 0;
+    const auto t0 = Clock::now();
+    for (const auto& s : pop) sink += run_checks(s, props::run_scenario(s, options));
+    const double secs = seconds_since(t0);
+    if (sink == 0) std::cerr << "";
+    return secs > 0 ? static_cast<double>(pop.size()) / secs : 0;
+}
+
+double judgements_per_second(const std::vector<CatalogueSituation>& catalogue) {
+    std::uint64_t evaluations = 0;
+    std::uint64_t sink = 0;
+    const auto t0 = Clock::now();
+    for (std::uint32_t round = 0; round < judge_rounds; ++round) {
+        for (const RuleSet* rules : all_rule_sets()) {
+            for (const auto& c : catalogue) {
+                const Judgement j = judge(*rules, Situation{c.action, c.before, c.after, Timing{c.settled}});
+                sink += static_cast<std::uint64_t>(j.verdict) + j.rule.size();
+                ++evaluations;
+            }
+        }
+    }
+    const double secs = seconds_since(t0);
+    if (sink == 0) std::cerr << "";
+    return secs > 0 ? static_cast<double>(evaluations) / secs : 0;
+}
+
+struct BenchResult {
+    std::uint32_t cases = 0;
+    std::size_t steps = 0;
+    std::size_t catalogue = 0;
+    std::vector<double> scenarios;
+    std::vector<double> judgements;
+    std::vector<Phases> phases;
+};
+
+struct Split {
+    double sim_us = 0;
+    double tool_us = 0;
+    double checks_us = 0;
+    double total_us = 0;
+};
+
+// sim = construction + the share of the run spent inside the port (measured on the replica);
+// tool = the rest of the run (the tool's logic and the runner's recording).
+Split split_of(const Phases& p, std::uint32_t cases) {
+    const double per = 1e6 / std::max<std::uint32_t>(1, cases);
+    const double interplay_s = std::max(0.0, p.run_s - p.setup_s);
+    const double port_share = p.replica_s > 0 ? std::clamp(p.port_s / p.replica_s, 0.0, 1.0) : 0;
+    Split s;
+    s.sim_us = (p.setup_s + interplay_s * port_share) * per;
+    s.tool_us = interplay_s * (1 - port_share) * per;
+    s.checks_us = p.checks_s * per;
+    s.total_us = s.sim_us + s.tool_us + s.checks_us;
+    return s;
+}
+
+Split median_split(const BenchResult& r) {
+    std::vector<Split> splits;
+    for (const auto& p : r.phases) splits.push_back(split_of(p, r.cases));
+    std::sort(splits.begin(), splits.end(), [](const Split& a, const Split& b) { return a.total_us < b.total_us; });
+    return splits.empty() ? Split{} : splits[splits.size() / 2];
+}
+
+std::string build_kind() {
+#ifdef NDEBUG
+    return "assertions off (release)";
+#else
+    return "assertions on: not the release preset, the figures are pessimistic";
+#endif
+}
+
+void print_text(const BenchResult& r) {
+    const double sps = median(r.scenarios);
+    const Split s = median_split(r);
+    auto pct = [&](double us) { return s.total_us > 0 ? 100 * us / s.total_us : 0; };
+    std::cout << std::fixed << "deskcheck bench: " << build_kind() << "\n"
+              << "population: " << r.cases << " scenarios (seed " << bench_seed << ", <= 4 windows, <= 8 steps, current rules), "
+              << r.steps << " steps\n"
+              << "scenarios/s (run + every check but deterministic): " << std::setprecision(0) << sps << " (median of "
+              << r.scenarios.size() << "; target >= " << scenarios_per_second_target << ": "
+              << (sps >= scenarios_per_second_target ? "met" : "missed") << ")\n"
+              << "verdict evaluations/s (judge over " << r.catalogue << " catalogue situations x 2 rule sets): "
+              << median(r.judgements) << "\n"
+              << "where a scenario's time goes (us per scenario, median):\n" << std::setprecision(1)
+              << "  sim    (construction + answering the port) " << std::setw(8) << s.sim_us << "  " << pct(s.sim_us) << "%\n"
+              << "  tool   (act, guard, verdicts, the runner)   " << std::setw(8) << s.tool_us << "  " << pct(s.tool_us) << "%\n"
+              << "  checks (6, without deterministic)          " << std::setw(8) << s.checks_us << "  " << pct(s.checks_us) << "%\n";
+}
+
+nlohmann::ordered_json bench_json(const BenchResult& r) {
+    const Split s = median_split(r);
+    return nlohmann::ordered_json{
+        {"build", build_kind()}, {"population", {{"seed", bench_seed}, {"cases", r.cases}, {"steps", r.steps}}},
+        {"scenarios_per_second", {{"median", median(r.scenarios)}, {"runs", r.scenarios}, {"target", scenarios_per_second_target}}},
+        {"judgements_per_second", {{"median", median(r.judgements)}, {"runs", r.judgements}, {"catalogue", r.catalogue}}},
+        {"us_per_scenario", {{"sim", s.sim_us}, {"tool", s.tool_us}, {"checks", s.checks_us}, {"total", s.total_us}}}};
+}
+
+}  // namespace
+
+int cmd_bench(const Argv& argv) {
+    Args args("bench", argv, {"--json", "--help"}, {"--repeats", "--cases"});
+    if (args.flag("--help")) {
+        std::cout << bench_help;
+        return exit_ok;
+    }
+    const auto repeats = args.number("--repeats");
+    const auto cases = args.number("--cases");
+    if (repeats && (*repeats == 0 || *repeats > repeats_max)) args.fail("--repeats must lie in 1.." + std::to_string(repeats_max));
+    if (cases && (*cases == 0 || *cases > cases_max)) args.fail("--cases must lie in 1.." + std::to_string(cases_max));
+    if (args.ok() && !args.positional().empty()) args.fail("unexpected argument '" + args.positional().front() + "'");
+    if (!args.ok()) return usage_error("bench", args.error());
+    BenchResult r;
+    r.cases = static_cast<std::uint32_t>(cases.value_or(cases_default));
+    const auto pop = population(r.cases);
+    for (const auto& s : pop) r.steps += s.steps.size();
+    const auto catalogue = situation_catalogue();
+    r.catalogue = catalogue.size();
+    for (std::uint64_t i = 0; i < repeats.value_or(3); ++i) {
+        std::cerr << "bench: repeat " << (i + 1) << std::endl;
+        r.scenarios.push_back(scenarios_per_second(pop));
+        r.judgements.push_back(judgements_per_second(catalogue));
+        r.phases.push_back(time_phases(pop));
+    }
+    if (args.flag("--json")) std::cout << bench_json(r).dump(2) << "\n";
+    else print_text(r);
+    return exit_ok;
+}
+
+}  // namespace deskcheck::cli

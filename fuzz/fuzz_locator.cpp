@@ -1,0 +1,263 @@
+// fuzz_locator: bytes -> an element tree, a locator taken from one of its nodes, a mutated copy
+// of the tree (nodes moved, removed, renamed, inserted, children reordered: what an app does
+// between a snapshot and an action, S-4) -> resolve() and resolve_ref() (model/locator.h).
+// Invariants (SPEC E-1..E-3):
+//   - resolve is deterministic and total (an error is element_not_found, nothing else);
+//   - a resolved node is reachable from the root, carries the element id reported, and matches
+//     the locator's identity: same role, same automationId (or same name without one);
+//   - by the path: the path leads to it. By search: it is the only match within the depth limit —
+//     never a guess when the identity is ambiguous; and when exactly one node matches (and the
+//     path does not), resolve finds it;
+//   - a ref of window A used with target B is rejected (E-3), never resolved in B's tree.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "fuzz/fuzzed_data_provider.h"
+#include "fuzz/judge_run.h"
+#include "model/desktop.h"
+#include "model/locator.h"
+
+namespace {
+
+using namespace deskcheck;
+using fuzz::FuzzedDataProvider;
+
+constexpr std::string_view target = "fuzz_locator";
+constexpr std::uint32_t nodes_max = 24;
+constexpr std::uint32_t mutations_max = 6;
+constexpr WindowId window_a = 1;
+constexpr WindowId window_b = 2;
+constexpr std::array<std::string_view, 5> roles{"Edit", "Button", "CheckBox", "ListItem", "Group"};
+constexpr std::array<std::string_view, 3> automation_ids{"a", "b", "c"};
+constexpr std::array<std::string_view, 3> names{"x", "y", "z"};
+
+void draw_identity(FuzzedDataProvider& fdp, ElementNode& node) {
+    node.role = std::string(fdp.PickValueInArray(roles));
+    if (fdp.ConsumeBool()) node.automation_id = std::string(fdp.PickValueInArray(automation_ids));
+    else node.automation_id.reset();
+    node.name = std::string(fdp.PickValueInArray(names));
+}
+
+// A tree whose node i > 0 hangs under a node drawn among 0..i-1 (acyclic by construction).
+ElementTree draw_tree(FuzzedDataProvider& fdp, WindowId window) {
+    ElementTree tree;
+    tree.window = window;
+    const std::uint32_t n = fdp.ConsumeIntegralInRange<std::uint32_t>(1, nodes_max);
+    for (std::uint32_t i = 0; i < n; ++i) {
+        ElementNode node;
+        node.id = i;
+        if (i == 0) node.role = "Pane";
+        else draw_identity(fdp, node);
+        tree.nodes.push_back(std::move(node));
+        if (i > 0) tree.nodes[fdp.ConsumeIntegralInRange<std::uint32_t>(0, i - 1)].children.push_back(i);
+    }
+    return tree;
+}
+
+// Detaches `node` from its parent (the node stays in the vector, unreachable: removed).
+void detach(ElementTree& tree, std::uint32_t node) {
+    for (auto& n : tree.nodes) std::erase(n.children, node);
+}
+
+// True when `candidate` is `root` or lies below it (bounded walk over the flat tree).
+bool in_subtree(const ElementTree& tree, std::uint32_t root, std::uint32_t candidate) {
+    std::vector<std::uint32_t> stack{root};
+    for (std::size_t steps = 0; !stack.empty() && steps < tree_nodes_max; ++steps) {
+        const std::uint32_t at = stack.back();
+        stack.pop_back();
+        if (at == candidate) return true;
+        for (std::uint32_t c : tree.nodes[at].children) stack.push_back(c);
+    }
+    return false;
+}
+
+void mutate_once(FuzzedDataProvider& fdp, ElementTree& tree) {
+    const auto n = static_cast<std::uint32_t>(tree.nodes.size());
+    const std::uint32_t node = fdp.ConsumeIntegralInRange<std::uint32_t>(1, n - 1);
+    const std::uint32_t other = fdp.ConsumeIntegralInRange<std::uint32_t>(0, n - 1);
+    switch (fdp.ConsumeIntegralInRange(0, 4)) {
+        case 0:  // move under another parent, at a drawn position (no cycle)
+            if (in_subtree(tree, node, other)) break;
+            detach(tree, node);
+            {
+                auto& children = tree.nodes[other].children;
+                const auto at = fdp.ConsumeIntegralInRange<std::size_t>(0, children.size());
+                children.insert(children.begin() + static_cast<std::ptrdiff_t>(at), node);
+            }
+            break;
+        case 1: detach(tree, node); break;              // removed
+        case 2: draw_identity(fdp, tree.nodes[node]); break;  // renamed, re-roled
+        case 3: {                                       // a new element appears
+            ElementNode added;
+            added.id = 1000 + n;
+            draw_identity(fdp, added);
+            tree.nodes.push_back(std::move(added));
+            tree.nodes[other].children.insert(tree.nodes[other].children.begin(), n);
+            break;
+        }
+        default: {                                      // siblings reordered
+            auto& children = tree.nodes[other].children;
+            if (children.size() > 1) std::swap(children.front(), children.back());
+        }
+    }
+}
+
+// Depth of every node reachable from the root (breadth first, bounded); nullopt: unreachable.
+std::vector<std::optional<std::size_t>> depths(const ElementTree& tree) {
+    std::vector<std::optional<std::size_t>> depth(tree.nodes.size());  // one pass per resolution
+    std::vector<std::uint32_t> frontier{0};
+    depth[0] = 0;
+    for (std::size_t head = 0; head < frontier.size() && head < tree_nodes_max; ++head) {
+        const std::uint32_t at = frontier[head];
+        for (std::uint32_t c : tree.nodes[at].children) {
+            if (c >= tree.nodes.size() || depth[c]) continue;
+            depth[c] = *depth[at] + 1;
+            frontier.push_back(c);
+        }
+    }
+    return depth;
+}
+
+std::optional<std::uint32_t> walk(const ElementTree& tree, const Locator& loc) {
+    std::uint32_t at = 0;
+    for (std::uint32_t step : loc.path) {
+        const auto& children = tree.nodes[at].children;
+        if (step >= children.size() || children[step] >= tree.nodes.size()) return std::nullopt;
+        at = children[step];
+    }
+    return at;
+}
+
+bool same_identity(const ElementNode& node, const Locator& loc) {
+    if (node.role != loc.role) return false;
+    if (loc.automation_id) return node.automation_id == loc.automation_id;
+    return !node.automation_id && node.name == loc.name;
+}
+
+std::string show(const ElementTree& tree, const Locator& loc) {
+    std::string out = "locator: role " + loc.role + " aid " + loc.automation_id.value_or("-") + " name " + loc.name + " path";
+    for (auto p : loc.path) out += " " + std::to_string(p);
+    out += "\ntree:";
+    for (std::size_t i = 0; i < tree.nodes.size(); ++i) {
+        const auto& n = tree.nodes[i];
+        out += "\n  [" + std::to_string(i) + "] id " + std::to_string(n.id) + " " + n.role + " aid " +
+               n.automation_id.value_or("-") + " name " + n.name + " children";
+        for (auto c : n.children) out += " " + std::to_string(c);
+    }
+    return out;
+}
+
+using Depths = std::vector<std::optional<std::size_t>>;
+
+void check_resolved(const ElementTree& tree, const Locator& loc, const Resolved& r, const Depths& depth) {
+    if (r.node >= tree.nodes.size() || !depth[r.node]) {
+        fuzz::invariant_broken(target, "a resolved node is reachable from the root", show(tree, loc));
+    }
+    if (tree.nodes[r.node].id != r.element) fuzz::invariant_broken(target, "the element id is the node's", show(tree, loc));
+    if (tree.nodes[r.node].role != loc.role) fuzz::invariant_broken(target, "never a node of another role (E-2)", show(tree, loc));
+    if (!same_identity(tree.nodes[r.node], loc)) fuzz::invariant_broken(target, "never a wrong element (E-2)", show(tree, loc));
+    if (!r.by_search && walk(tree, loc) != r.node) fuzz::invariant_broken(target, "a path resolution follows the path", show(tree, loc));
+}
+
+// Matches reachable within the search depth.
+std::size_t matches_within_depth(const ElementTree& tree, const Locator& loc, const Depths& depth) {
+    std::size_t found = 0;
+    for (std::size_t i = 0; i < tree.nodes.size(); ++i) {
+        if (depth[i] && *depth[i] <= subtree_search_depth_max && same_identity(tree.nodes[i], loc)) ++found;
+    }
+    return found;
+}
+
+void check_resolution(const ElementTree& tree, const Locator& loc) {
+    const auto result = resolve(tree, loc);
+    const auto again = resolve(tree, loc);
+    if (result.index() != again.index()) fuzz::invariant_broken(target, "resolve is deterministic", show(tree, loc));
+    const auto on_path = walk(tree, loc);
+    const bool path_matches = on_path && same_identity(tree.nodes[*on_path], loc);
+    const Depths depth = depths(tree);
+    const std::size_t candidates = matches_within_depth(tree, loc, depth);
+    if (const auto* r = std::get_if<Resolved>(&result)) {
+        check_resolved(tree, loc, *r, depth);
+        if (r->by_search && candidates != 1) {
+            fuzz::invariant_broken(target, "never a guess when the identity is ambiguous (E-2)", show(tree, loc));
+        }
+        if (path_matches && r->by_search) fuzz::invariant_broken(target, "a matching path is used first (E-2)", show(tree, loc));
+        return;
+    }
+    const Error& e = std::get<Error>(result);
+    if (e.kind != ErrorKind::ElementNotFound) fuzz::invariant_broken(target, "resolve fails only with element_not_found", show(tree, loc));
+    if (path_matches || candidates == 1) fuzz::invariant_broken(target, "a unique match is found (E-2)", show(tree, loc));
+}
+
+// A desktop with two windows and nothing else: enough for resolve_ref (E-3).
+class TwoWindows final : public Desktop {
+public:
+    TwoWindows(ElementTree a, ElementTree b) : a_(std::move(a)), b_(std::move(b)) {}
+    std::vector<WindowInfo> top_level_windows() override { return {}; }
+    std::optional<WindowInfo> window(WindowId) override { return std::nullopt; }
+    WindowId foreground() override { return window_a; }
+    ForegroundAnswer request_foreground(WindowId) override { return ForegroundAnswer::Refused; }
+    std::optional<ElementId> focused_element(WindowId) override { return std::nullopt; }
+    TimeMs last_input_ms() override { return 0; }
+    ElementTree element_tree(WindowId id) override { return id == window_a ? a_ : id == window_b ? b_ : ElementTree{id, {}}; }
+    std::optional<std::string> read_value(WindowId, ElementId) override { return std::nullopt; }
+    std::optional<Selection> read_selection(WindowId, ElementId) override { return std::nullopt; }
+    std::optional<bool> read_toggled(WindowId, ElementId) override { return std::nullopt; }
+    std::optional<bool> read_expanded(WindowId, ElementId) override { return std::nullopt; }
+    std::optional<bool> read_selected(WindowId, ElementId) override { return std::nullopt; }
+    std::optional<bool> read_dirty(WindowId) override { return std::nullopt; }
+    std::optional<WindowId> window_at(Point) override { return std::nullopt; }
+    Point cursor() override { return {}; }
+    void set_cursor(Point) override {}
+    DeliveryStatus deliver(const Input&) override { return DeliveryStatus::Rejected; }
+    std::optional<ProcessId> launch(std::string_view) override { return std::nullopt; }
+    TimeMs now_ms() override { return 0; }
+    void wait_ms(TimeMs) override {}
+
+private:
+    ElementTree a_;
+    ElementTree b_;
+};
+
+void check_window_binding(const ElementTree& mutated_a, const ElementTree& b, const Locator& loc) {
+    TwoWindows desk(mutated_a, b);
+    RefTable refs;
+    const std::string ref = refs.add(loc);
+    const auto crossed = resolve_ref(desk, refs, ref, window_b);
+    const auto* error = std::get_if<Error>(&crossed);
+    if (error == nullptr || error->kind != ErrorKind::CrossWindowRef) {
+        fuzz::invariant_broken(target, "a ref of window A used with target B is rejected (E-3)", show(b, loc));
+    }
+    const auto own = resolve_ref(desk, refs, ref, window_a);
+    const auto direct = resolve(mutated_a, loc);
+    const auto* r1 = std::get_if<Resolved>(&own);
+    const auto* r2 = std::get_if<Resolved>(&direct);
+    if ((r1 == nullptr) != (r2 == nullptr) || (r1 != nullptr && (r1->node != r2->node || r1->element != r2->element))) {
+        fuzz::invariant_broken(target, "resolve_ref on the ref's own window is resolve in that window", show(mutated_a, loc));
+    }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    if (size == 0) return -1;
+    FuzzedDataProvider fdp(data, size);
+    const ElementTree original = draw_tree(fdp, window_a);
+    const auto index = fdp.ConsumeIntegralInRange<std::uint32_t>(0, static_cast<std::uint32_t>(original.nodes.size() - 1));
+    const std::optional<Locator> loc = locator_of(original, index);
+    if (!loc) fuzz::invariant_broken(target, "every node of a well-formed tree has a locator (E-1)", std::to_string(index));
+    check_resolution(original, *loc);
+    ElementTree mutated = original;
+    const std::uint32_t mutations = original.nodes.size() > 1 ? fdp.ConsumeIntegralInRange<std::uint32_t>(0, mutations_max) : 0;
+    for (std::uint32_t i = 0; i < mutations; ++i) mutate_once(fdp, mutated);
+    check_resolution(mutated, *loc);
+    const ElementTree other = draw_tree(fdp, window_b);
+    check_window_binding(mutated, other, *loc);
+    return 0;
+}

@@ -1,0 +1,92 @@
+// fuzz_seed_writer TARGET DIR COUNT: writes COUNT candidate seed inputs for TARGET into DIR,
+// deterministically (our PRNG, fixed seeds). fuzz/make_seeds.sh runs it and keeps, with libFuzzer's
+// -merge=1, the candidates that add coverage; the kept files are committed under corpus/<target>/.
+//   fuzz_batch, fuzz_verdict, fuzz_locator: random byte strings of varied lengths (fuzz_batch keeps
+//     only those that decode to a valid scenario);
+//   fuzz_scenario_json: generated scenarios in the canonical JSON format (readable).
+#include <charconv>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fuzz/scenario_bytes.h"
+#include "sim/generate.h"
+#include "sim/prng.h"
+#include "sim/scenario_json.h"
+#include "sim/validate.h"
+
+namespace {
+
+using namespace deskcheck;
+namespace fs = std::filesystem;
+
+constexpr std::uint32_t count_max = 100'000;
+
+std::string numbered(std::string_view prefix, std::uint32_t i, std::string_view suffix) {
+    char digits[16];
+    std::snprintf(digits, sizeof digits, "%05u", i);
+    return std::string(prefix) + digits + std::string(suffix);
+}
+
+bool write(const fs::path& path, const std::string& bytes) {
+    std::ofstream out(path, std::ios::binary);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    return static_cast<bool>(out);
+}
+
+std::string random_bytes(sim::Prng& rng, std::uint64_t length_min, std::uint64_t length_max) {
+    const auto length = static_cast<std::size_t>(rng.between(static_cast<std::int64_t>(length_min), static_cast<std::int64_t>(length_max)));
+    std::string out(length, '\0');
+    for (char& c : out) c = static_cast<char>(rng.below(256));
+    return out;
+}
+
+bool decodes_to_valid_scenario(const std::string& bytes) {
+    const auto s = fuzz::scenario_from_bytes(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+    return !sim::validate(s).has_value();
+}
+
+std::string candidate(std::string_view target, std::uint32_t i) {
+    sim::Prng rng(0xdecc'0000ULL + i);
+    if (target == "fuzz_verdict") return random_bytes(rng, 4, 64);
+    if (target == "fuzz_locator") return random_bytes(rng, 8, 128);
+    if (target == "fuzz_batch") return random_bytes(rng, 32, 512);
+    sim::GenerateOptions options;
+    options.windows_max = static_cast<std::uint32_t>(rng.between(1, 4));
+    options.controls_max = static_cast<std::uint32_t>(rng.between(1, 6));
+    options.steps_max = static_cast<std::uint32_t>(rng.between(1, 8));
+    return sim::encode_scenario_text(sim::generate_scenario(rng, options));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 4) {
+        std::fprintf(stderr, "usage: fuzz_seed_writer TARGET DIR COUNT\n");
+        return 2;
+    }
+    const std::string_view target = argv[1];
+    const fs::path dir = argv[2];
+    std::uint32_t count = 0;
+    const std::string_view n = argv[3];
+    if (std::from_chars(n.data(), n.data() + n.size(), count).ec != std::errc() || count > count_max) {
+        std::fprintf(stderr, "fuzz_seed_writer: COUNT must be a number up to %u\n", count_max);
+        return 2;
+    }
+    fs::create_directories(dir);
+    const bool json = target == "fuzz_scenario_json";
+    std::uint32_t written = 0;
+    for (std::uint32_t i = 0; i < count * 4 && written < count; ++i) {
+        const std::string bytes = candidate(target, i);
+        if (target == "fuzz_batch" && !decodes_to_valid_scenario(bytes)) continue;
+        if (!write(dir / numbered("cand-", i, json ? ".json" : ""), bytes)) return 2;
+        ++written;
+    }
+    std::fprintf(stderr, "fuzz_seed_writer: %u candidates for %.*s in %s\n", written, static_cast<int>(target.size()),
+                 target.data(), dir.c_str());
+    return 0;
+}
