@@ -109,8 +109,10 @@ Snapshot Tool::settle(WindowId w, ElementId e, const ActionFacts& facts, const S
             settled = true;
             break;
         }
-        const auto j = judge(rules_, Situation{facts, before, current, Timing{false}});
-        if (j.verdict == Verdict::Confirmed || elapsed >= config_.settle_ms_max) break;
+        if (verdict_of(rules_, Situation{facts, before, current, Timing{false}}) == Verdict::Confirmed ||
+            elapsed >= config_.settle_ms_max) {
+            break;
+        }
         desktop_.wait_ms(config_.settle_poll_ms);
         Snapshot next = read_state(desktop_, w, e, facts.kind, facts.click_state, m);
         stable = next == current;
@@ -316,11 +318,15 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
         if (auto loc = locator_of(t.tree, t.node_index)) rep.element_ref = refs_.add(std::move(*loc));
     }
     if (const auto focus = desktop_.focused_element(r.target)) {
-        const ElementTree now = desktop_.element_tree(r.target);
-        for (std::uint32_t i = 0; i < now.nodes.size() && i < tree_nodes_max; ++i) {
-            if (now.nodes[i].id != *focus) continue;
-            if (auto loc = locator_of(now, i)) rep.focused_ref = refs_.add(std::move(*loc));
-            break;
+        if (t.node != nullptr && *focus == t.node->id && rep.element_ref) {
+            rep.focused_ref = rep.element_ref;  // the focus stayed on the element acted on
+        } else {
+            const ElementTree now = desktop_.element_tree(r.target);
+            for (std::uint32_t i = 0; i < now.nodes.size() && i < tree_nodes_max; ++i) {
+                if (now.nodes[i].id != *focus) continue;
+                if (auto loc = locator_of(now, i)) rep.focused_ref = refs_.add(std::move(*loc));
+                break;
+            }
         }
     }
     rep.delivered = true;

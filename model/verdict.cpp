@@ -337,8 +337,16 @@ std::int64_t length_ignoring_trailing_newlines(std::string_view value) {
     return static_cast<std::int64_t>(n);
 }
 
+Verdict verdict_of(const RuleSet& rules, const Situation& situation) {
+    for (const Rule& row : rules.rules) {
+        if (row.kind == situation.action.kind && row.holds(situation)) return row.verdict;
+    }
+    return Verdict::Unknown;
+}
+
 Judgement judge(const RuleSet& rules, const Situation& situation) {
     Judgement j;
+    j.checks_ran.reserve(8);
     j.promise = rules.promise_of(situation.action);
     j.verifiable = situation.action.kind != K::Unverifiable;
     if (auto why = missing_reading(situation)) {

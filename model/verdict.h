@@ -155,6 +155,8 @@ struct RuleSet {
 // Evaluates the rows of the action's kind in order; the first that holds decides. When no row
 // holds the verdict is Unknown (V-1: missing evidence gives Unknown).
 Judgement judge(const RuleSet& rules, const Situation& situation);
+// The verdict judge() would give, without building its evidence (no allocation): for polling.
+Verdict verdict_of(const RuleSet& rules, const Situation& situation);
 
 const RuleSet& published_rules();
 const RuleSet& current_rules();

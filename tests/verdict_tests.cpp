@@ -198,3 +198,16 @@ BOOST_AUTO_TEST_CASE(V6_navigation_keys_are_detected) {
     BOOST_TEST(has_navigation_keys("a\r\n"));
     BOOST_TEST(!has_navigation_keys("plain text"));
 }
+
+BOOST_AUTO_TEST_CASE(V1_verdict_of_agrees_with_judge_on_every_row_situation) {
+    for (const RuleSet* rules : all_rule_sets()) {
+        for (const Row& row : rows) {
+            for (bool settled : {true, false}) {
+                const Situation s{row.action, row.before, row.after, Timing{settled}};
+                BOOST_TEST_CONTEXT(rules->name << " " << row.name) {
+                    BOOST_TEST(to_string(verdict_of(*rules, s)) == to_string(judge(*rules, s).verdict));
+                }
+            }
+        }
+    }
+}
