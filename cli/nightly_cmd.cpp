@@ -309,6 +309,21 @@ void run_campaign_part(const Settings& s, Summary& out) {
 
 std::string fuzz_build_command() { return "cmake --preset fuzz && cmake --build --preset fuzz"; }
 
+// The property a fuzz target's log says it saw violated ("deskcheck <target>: property P violated"),
+// or "" when the log has none.
+std::string reported_property(const fs::path& log, const std::string& target) {
+    std::ifstream in(log);
+    const std::string marker = "deskcheck " + target + ": property ";
+    std::string line;
+    for (std::size_t n = 0; n < 1'000'000 && std::getline(in, line); ++n) {
+        const auto at = line.find(marker);
+        if (at == std::string::npos) continue;
+        const std::string rest = line.substr(at + marker.size());
+        return rest.substr(0, rest.find(' '));
+    }
+    return "";
+}
+
 // Properties the fuzz targets already have a counterexample for tonight (one per property).
 std::set<std::string> fuzz_properties(const Summary& out) {
     std::set<std::string> known;
@@ -333,9 +348,13 @@ void keep_crash(const Settings& s, const std::string& target, const fs::path& cr
     const fs::path kept = s.work / "crashes" / (target + "-" + crash.filename().string());
     fs::copy_file(crash, kept, fs::copy_options::skip_existing, ec);
     const std::string kind = crash.filename().string().substr(0, crash.filename().string().find('-'));
-    out.findings.push_back({target + " " + kind, "", "libFuzzer " + kind + " that is not a property violation "
-                            "(a sanitizer report, a timeout, or an invariant of the target); see " +
-                            (s.work / target / "fuzz.log").string(),
+    const fs::path log = s.work / target / "fuzz.log";
+    const std::string why = reported_property(log, target).empty()
+                                ? "a sanitizer report, a timeout, or an invariant of the target"
+                                : "the fuzz binary reported " + reported_property(log, target) +
+                                      " but this deskcheck does not reproduce it: is the fuzz build from another commit?";
+    out.findings.push_back({target + " " + kind, "", "libFuzzer " + kind + " that is not a property violation here (" +
+                            why + "); see " + log.string(),
                             kept.string(), (s.fuzz_build / "fuzz" / target).string() + " " + kept.string(), false});
     progress(target + ": " + kind + " kept as " + kept.string());
 }
@@ -366,6 +385,21 @@ void run_one_target(const Settings& s, const TargetShare& t, std::uint32_t index
     out.fuzz.push_back(std::move(run));
 }
 
+// A fuzz build older than this deskcheck may disagree with it about what a crash means.
+void warn_if_stale(const Settings& s, Summary& out) {
+    std::error_code ec;
+    const auto self = fs::last_write_time("/proc/self/exe", ec);
+    if (ec) return;
+    for (const auto& t : target_shares) {
+        const auto built = fs::last_write_time(s.fuzz_build / "fuzz" / t.name, ec);
+        if (!ec && built < self) {
+            out.warnings.push_back("the fuzz build in " + s.fuzz_build.string() + " is older than this deskcheck: "
+                                   "rebuild both from one commit (" + fuzz_build_command() + ")");
+            return;
+        }
+    }
+}
+
 void run_fuzz_part(const Settings& s, Summary& out) {
     std::vector<std::string> missing;
     for (const auto& t : target_shares) {
@@ -377,6 +411,7 @@ void run_fuzz_part(const Settings& s, Summary& out) {
         return;
     }
     for (const auto& m : missing) out.warnings.push_back("fuzz target " + m + " not built in " + s.fuzz_build.string());
+    warn_if_stale(s, out);
     std::uint32_t index = 0;
     for (const auto& t : target_shares) {
         if (std::find(missing.begin(), missing.end(), t.name) == missing.end()) run_one_target(s, t, index, out);

@@ -106,7 +106,8 @@ ForegroundEvidence give_back(Desktop& desktop, const Borrow& borrow, const Guard
 ForegroundEvidence give_back_and_watch(Desktop& desktop, const Borrow& borrow, const GuardConfig& config) {
     ForegroundEvidence ev = give_back(desktop, borrow, config);
     if (!ev.borrowed || !ev.restored || ev.changed_by) return ev;
-    const ForegroundEvidence watched = watch_after_background_action(desktop, borrow.target, borrow.prev, config);
+    const ForegroundEvidence watched =
+        watch_after_background_action(desktop, borrow.target, borrow.prev, config, borrow.also_ours);
     if (watched.changed_by) ev.changed_by = watched.changed_by;
     if (watched.borrowed) {
         ev.restored = watched.restored;  // the app took it again and was put back (F-3)
@@ -116,7 +117,7 @@ ForegroundEvidence give_back_and_watch(Desktop& desktop, const Borrow& borrow, c
 }
 
 ForegroundEvidence watch_after_background_action(Desktop& desktop, WindowId target, WindowId before,
-                                                 const GuardConfig& config) {
+                                                 const GuardConfig& config, const std::vector<WindowId>& also_ours) {
     ForegroundEvidence ev;
     const TimeMs start = desktop.now_ms();
     assert(config.app_watch_poll_ms > 0);
@@ -124,7 +125,9 @@ ForegroundEvidence watch_after_background_action(Desktop& desktop, WindowId targ
     for (std::size_t i = 0; i < poll_iterations_max; ++i) {
         const WindowId front = desktop.foreground();
         if (front != expected) {
-            if (!related_to_target(desktop, front, target)) {
+            bool ours = related_to_target(desktop, front, target);
+            for (const WindowId w : also_ours) ours = ours || related_to_target(desktop, front, w);
+            if (!ours) {
                 ev.changed_by = "another-window";  // F-4: report it, leave it, keep watching
                 expected = front;
             } else {

@@ -45,7 +45,8 @@ ForegroundEvidence give_back_and_watch(Desktop& desktop, const Borrow& borrow, c
 // F-3: after a background action, watch for the app taking the foreground (target, same process,
 // or a popup the target owns); give it back and record by:"app". Unrelated changes are reported.
 ForegroundEvidence watch_after_background_action(Desktop& desktop, WindowId target, WindowId before,
-                                                 const GuardConfig& config);
+                                                 const GuardConfig& config,
+                                                 const std::vector<WindowId>& also_ours = {});
 
 // True when `w` is the target, a window of the target's process, or owned (transitively) by it.
 bool related_to_target(Desktop& desktop, WindowId w, WindowId target);
