@@ -208,14 +208,20 @@ bool related_to_any_target(const RunResult& run, const sim::Scenario& scenario, 
 }
 
 // The targets the segment had delivered something to before foreground change `change`.
-std::vector<WindowId> targets_so_far(const RunResult& run, const Segment& seg, std::size_t change) {
+std::vector<WindowId> targets_so_far(const RunResult& run, const Segment& seg, std::size_t change,
+                                     bool delivered_only = true) {
     std::vector<WindowId> out;
     const auto& c = run.truth().foreground_changes[change];
     for (std::size_t i : seg.reports) {
         if (i >= run.timings.size() || run.timings[i].changes_begin > change) continue;
+        // Delivered before the change: its app's grabs are the tool's doing. A target only attempted
+        // (the delivery failed) counts for the target window itself (F-3 watches it), not its relatives.
         const auto& t = run.timings[i];
         const bool attempted_before = t.attempts_begin < c.attempts_before && first_attempt_ms(run, t).has_value();
-        if (attempted_before) out.push_back(run.steps[i].request.target);
+        const bool delivered = run.steps[i].result.evidence.delivered;
+        if (attempted_before && (delivered || !delivered_only || c.to == run.steps[i].request.target)) {
+            out.push_back(run.steps[i].request.target);
+        }
     }
     return out;
 }
@@ -271,6 +277,16 @@ CheckResult foreground_returned(const sim::Scenario& scenario, const RunResult& 
             const auto acted = targets_so_far(run, seg, i);
             const bool related_to_targets =
                 std::any_of(acted.begin(), acted.end(), [&](WindowId t) { return related(scenario, c.to, t); });
+            const auto tried = targets_so_far(run, seg, i, false);
+            const bool related_to_tried =
+                std::any_of(tried.begin(), tried.end(), [&](WindowId t) { return related(scenario, c.to, t); });
+            if (c.by == "app" && !related_to_targets && related_to_tried) {
+                // A grab by a relative of a target whose delivery failed: the tool cannot tell it from
+                // the app's reaction (F-3) — giving it back and leaving it are both acceptable.
+                owners.push_back(c.to);
+                acceptable = owners;
+                continue;
+            }
             if (c.by == "app" && related_to_targets) {
                 const auto last = last_delivery_to_related_ms(run, scenario, c);
                 if (last && c.at_ms > *last + watch_ms) {
@@ -571,6 +587,10 @@ CheckResult click_lands_on_target(const sim::Scenario& scenario, const RunResult
         if (step.kind != sim::StepKind::ClickAt || !step.point) continue;
         const auto k = static_cast<std::uint32_t>(d.step);
         const WindowId on_top = d.on_top.value_or(d.hit_window);
+        const bool rounded = d.landed && !(*d.landed == *step.point);
+        if (on_top != step.window && !related(scenario, on_top, step.window) && rounded) {
+            return CheckResult::cannot_judge("DPI rounding moved the click onto another window's edge (E-6)");
+        }
         if (on_top != step.window && !related(scenario, on_top, step.window)) {
             return CheckResult::violated("click_lands_on_target", k,
                                          "the click meant for w" + std::to_string(step.window) +
