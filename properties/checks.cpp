@@ -300,7 +300,7 @@ CheckResult foreground_returned(const sim::Scenario& scenario, const RunResult& 
             someone_else = true;
             acceptable = {owner};
             // A user bringing a target's window forward looks like an app grab to the tool (F-3).
-            if (related_to_targets) acceptable = owners;
+            if (related_to_targets || related_to_tried) acceptable = owners;
         }
         const bool ok = std::find(acceptable.begin(), acceptable.end(), seg.foreground_after) != acceptable.end();
         if (!ok && last_request_refused(run, seg)) {
