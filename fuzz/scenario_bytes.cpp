@@ -1,6 +1,7 @@
 // Fuzzer bytes -> Scenario (see scenario_bytes.h). The choice tables mirror sim/generate.cpp on
 // purpose: the same values around the logic's thresholds (F-1's 700 ms, F-3's 350 ms), so a byte
 // picks among meaningful answers instead of spreading over a huge range.
+#include "sim/generate.h"
 #include "fuzz/scenario_bytes.h"
 
 #include <algorithm>
@@ -14,6 +15,10 @@
 
 namespace deskcheck::fuzz {
 namespace {
+
+using sim::center_of;
+using sim::class_name_of;
+using sim::role_of;
 
 using sim::App;
 using sim::Control;
@@ -92,32 +97,7 @@ private:
     FuzzedDataProvider fdp_;
 };
 
-std::string_view role_of(ControlKind kind) {
-    switch (kind) {
-        case ControlKind::Edit: return "Edit";
-        case ControlKind::Toggle: return "CheckBox";
-        case ControlKind::Expander: return "TreeItem";
-        case ControlKind::ListItem: return "ListItem";
-        case ControlKind::Button:
-        case ControlKind::SubmitButton:
-        case ControlKind::PostButton: return "Button";
-        case ControlKind::Feed: return "Text";
-        case ControlKind::Group: return "Group";
-    }
-    return "Custom";
-}
 
-std::string_view class_name_of(Framework framework) {
-    switch (framework) {
-        case Framework::Win32: return "DeskcheckWindow";
-        case Framework::WinForms: return "WindowsForms10.Window.8.app.0";
-        case Framework::Wpf: return "HwndWrapper[Deskcheck]";
-        case Framework::Electron: return "Chrome_WidgetWin_1";
-    }
-    return "Window";
-}
-
-Point center_of(const Rect& r) { return Point{r.left + (r.right - r.left) / 2, r.top + (r.bottom - r.top) / 2}; }
 
 // --- monitors and apps ---
 

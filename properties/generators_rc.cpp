@@ -1,3 +1,4 @@
+#include "sim/generate.h"
 #include "properties/generators_rc.h"
 
 #include <algorithm>
@@ -18,6 +19,10 @@ void showValue(const Scenario& scenario, std::ostream& os) { os << encode_scenar
 
 namespace deskcheck::props::rcgen {
 namespace {
+
+using sim::center_of;
+using sim::class_name_of;
+using sim::role_of;
 
 // ---- tables: index 0 is the simplest choice -----------------------------------------------------
 
@@ -84,32 +89,7 @@ std::size_t modulo(int index, std::size_t n) {
     return static_cast<std::size_t>(std::max(0, index)) % n;
 }
 
-Point center_of(const Rect& r) { return Point{r.left + (r.right - r.left) / 2, r.top + (r.bottom - r.top) / 2}; }
 
-std::string_view role_of(sim::ControlKind kind) {
-    switch (kind) {
-        case sim::ControlKind::Edit: return "Edit";
-        case sim::ControlKind::Toggle: return "CheckBox";
-        case sim::ControlKind::Expander: return "TreeItem";
-        case sim::ControlKind::ListItem: return "ListItem";
-        case sim::ControlKind::Button:
-        case sim::ControlKind::SubmitButton:
-        case sim::ControlKind::PostButton: return "Button";
-        case sim::ControlKind::Feed: return "Text";
-        case sim::ControlKind::Group: return "Group";
-    }
-    return "Custom";
-}
-
-std::string_view class_name_of(Framework framework) {
-    switch (framework) {
-        case Framework::Win32: return "DeskcheckWindow";
-        case Framework::WinForms: return "WindowsForms10.Window.8.app.0";
-        case Framework::Wpf: return "HwndWrapper[Deskcheck]";
-        case Framework::Electron: return "Chrome_WidgetWin_1";
-    }
-    return "Window";
-}
 
 // ---- monitors, apps -----------------------------------------------------------------------------
 

@@ -55,32 +55,7 @@ constexpr std::int32_t title_bar_px = 32;
 constexpr std::int32_t row_px = 28;
 constexpr std::int32_t margin_px = 10;
 
-std::string_view role_of(ControlKind kind) {
-    switch (kind) {
-        case ControlKind::Edit: return "Edit";
-        case ControlKind::Toggle: return "CheckBox";
-        case ControlKind::Expander: return "TreeItem";
-        case ControlKind::ListItem: return "ListItem";
-        case ControlKind::Button:
-        case ControlKind::SubmitButton:
-        case ControlKind::PostButton: return "Button";
-        case ControlKind::Feed: return "Text";
-        case ControlKind::Group: return "Group";
-    }
-    return "Custom";
-}
 
-std::string_view class_name_of(Framework framework) {
-    switch (framework) {
-        case Framework::Win32: return "DeskcheckWindow";
-        case Framework::WinForms: return "WindowsForms10.Window.8.app.0";
-        case Framework::Wpf: return "HwndWrapper[Deskcheck]";
-        case Framework::Electron: return "Chrome_WidgetWin_1";
-    }
-    return "Window";
-}
-
-Point center_of(const Rect& r) { return Point{r.left + (r.right - r.left) / 2, r.top + (r.bottom - r.top) / 2}; }
 
 // --- monitors and apps ---
 
@@ -428,5 +403,32 @@ Scenario generate_scenario(Prng& rng, const GenerateOptions& options) {
     for (std::uint32_t i = 0; i < steps; ++i) s.steps.push_back(draw_step(rng, s, visible, s.steps));
     return s;
 }
+
+std::string_view role_of(ControlKind kind) {
+    switch (kind) {
+        case ControlKind::Edit: return "Edit";
+        case ControlKind::Toggle: return "CheckBox";
+        case ControlKind::Expander: return "TreeItem";
+        case ControlKind::ListItem: return "ListItem";
+        case ControlKind::Button:
+        case ControlKind::SubmitButton:
+        case ControlKind::PostButton: return "Button";
+        case ControlKind::Feed: return "Text";
+        case ControlKind::Group: return "Group";
+    }
+    return "Custom";
+}
+
+std::string_view class_name_of(Framework framework) {
+    switch (framework) {
+        case Framework::Win32: return "DeskcheckWindow";
+        case Framework::WinForms: return "WindowsForms10.Window.8.app.0";
+        case Framework::Wpf: return "HwndWrapper[Deskcheck]";
+        case Framework::Electron: return "Chrome_WidgetWin_1";
+    }
+    return "Window";
+}
+
+Point center_of(const Rect& r) { return Point{r.left + (r.right - r.left) / 2, r.top + (r.bottom - r.top) / 2}; }
 
 }  // namespace deskcheck::sim

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 #include "sim/prng.h"
 #include "sim/scenario.h"
@@ -17,6 +18,12 @@ struct GenerateOptions {
     bool user = true;                   // a user who types/clicks (S-5)
     bool hostile_events = true;         // windows to front, popups, reorders, occluders
 };
+
+// Shared by every scenario builder (this generator, the fuzz decoder, the RapidCheck generators):
+// the UIA role a control kind shows, a framework's window class, a rectangle's centre.
+std::string_view role_of(ControlKind kind);
+std::string_view class_name_of(Framework framework);
+Point center_of(const Rect& r);
 
 // A valid scenario (it passes validate()) drawn from `rng`. Deterministic in the PRNG state.
 Scenario generate_scenario(Prng& rng, const GenerateOptions& options = {});

@@ -55,17 +55,6 @@ sim::Window& add_window(Scenario& s, WindowId id, ProcessId pid, Rect bounds, Fr
     return s.windows.back();
 }
 
-std::string role_of(ControlKind k) {
-    switch (k) {
-        case ControlKind::Edit: return "Edit";
-        case ControlKind::Toggle: return "CheckBox";
-        case ControlKind::Expander: return "TreeItem";
-        case ControlKind::ListItem: return "ListItem";
-        case ControlKind::Feed: return "Text";
-        case ControlKind::Group: return "Group";
-        default: return "Button";
-    }
-}
 
 sim::Control& add_control(sim::Window& w, ElementId id, ControlKind kind, Rect bounds, bool own_handle = false,
                           ElementId parent = 0) {
@@ -73,7 +62,7 @@ sim::Control& add_control(sim::Window& w, ElementId id, ControlKind kind, Rect b
     c.id = id;
     c.parent = parent;
     c.kind = kind;
-    c.role = role_of(kind);
+    c.role = std::string(sim::role_of(kind));
     c.name = "control " + std::to_string(id);
     c.own_handle = own_handle;
     c.bounds = bounds;
