@@ -249,6 +249,9 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
     // by someone else while the tool waited (settle, user, quiesce) is reported, not undone (F-4).
     const WindowId front_before = desktop_.foreground();
     const bool moved_before_delivery = !tool_moved_front && front_before != front_at_start;
+    // Only a process the tool had delivered to before this step can be reacting to the tool.
+    const auto grabber = desktop_.window(front_before);
+    const bool delivered_to_it = grabber && quiet_after_.count(grabber->pid) != 0;
     const Input input = make_input(r, plan, t, *win, m);
     // E-5: a real click lands on whatever is on top at that point: it must be the target.
     if (r.kind == RequestKind::Click && plan.method == DeliveryMethod::RealInput && input.point &&
@@ -309,7 +312,14 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
         ev.foreground = give_back_and_watch(desktop_, *borrow_here, gc);
     }
     else if (hold && hold->borrow && plan.needs_foreground) ev.foreground = held_evidence(*hold->borrow);
-    else ev.foreground = watch_after_background_action(desktop_, r.target, front_before, gc);
+    else {
+        // A grab by the target's app while the tool waited (quiesce, settle of an earlier step) is
+        // the app's doing all the same: give it back to what was in front when the step began (F-3).
+        const bool grabbed_while_waiting = !tool_moved_front && front_before != front_at_start && delivered_to_it &&
+                                           related_to_target(desktop_, front_before, r.target);
+        ev.foreground = watch_after_background_action(desktop_, r.target,
+                                                      grabbed_while_waiting ? front_at_start : front_before, gc);
+    }
     if (moved_before_borrow && !ev.foreground.changed_by) ev.foreground.changed_by = "another-window";
     if (moved_before_delivery && !ev.foreground.changed_by) ev.foreground.changed_by = "another-window";
 

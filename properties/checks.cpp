@@ -207,6 +207,17 @@ bool related_to_any_target(const RunResult& run, const sim::Scenario& scenario, 
     return false;
 }
 
+// The tool had delivered (in any segment) to a window of the process that came to the front:
+// the tool cannot tell that move from the app's reaction (F-3).
+bool delivered_to_relative_before(const RunResult& run, const sim::Scenario& scenario, const sim::ForegroundChange& c) {
+    const auto& attempts = run.truth().attempts;
+    for (std::size_t i = 0; i < c.attempts_before && i < attempts.size(); ++i) {
+        const auto& a = attempts[i];
+        if (a.step >= 0 && a.outcome == sim::AttemptOutcome::Delivered && related(scenario, c.to, a.window)) return true;
+    }
+    return false;
+}
+
 // The targets the segment had delivered something to before foreground change `change`.
 std::vector<WindowId> targets_so_far(const RunResult& run, const Segment& seg, std::size_t change,
                                      bool delivered_only = true) {
@@ -300,7 +311,7 @@ CheckResult foreground_returned(const sim::Scenario& scenario, const RunResult& 
             someone_else = true;
             acceptable = {owner};
             // A user bringing a target's window forward looks like an app grab to the tool (F-3).
-            if (related_to_targets || related_to_tried) acceptable = owners;
+            if (related_to_targets || related_to_tried || delivered_to_relative_before(run, scenario, c)) acceptable = owners;
         }
         const bool ok = std::find(acceptable.begin(), acceptable.end(), seg.foreground_after) != acceptable.end();
         if (!ok && last_request_refused(run, seg)) {
@@ -460,8 +471,9 @@ bool absent_on_unreadable(const StepFacts& s) {
 
 bool element_effect_in(const StepFacts& s, TimeMs from_exclusive, TimeMs to_inclusive) {
     for (const auto& e : s.run.truth().effects) {
+        // Element readings only: a window-level effect (the dirty marker) does not move them.
         if (e.at_ms > from_exclusive && e.at_ms <= to_inclusive && e.window == s.window() &&
-            (!s.report.element || e.element == *s.report.element || e.element == 0)) {
+            (!s.report.element || e.element == *s.report.element)) {
             return true;
         }
     }
