@@ -317,8 +317,10 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
         // the app's doing all the same: give it back to what was in front when the step began (F-3).
         const bool grabbed_while_waiting = !tool_moved_front && front_before != front_at_start && delivered_to_it &&
                                            related_to_target(desktop_, front_before, r.target);
+        // In a batch, a grab by any window the batch delivered to is the tool's doing too.
+        const std::vector<WindowId> acted = hold != nullptr ? hold->acted : std::vector<WindowId>{};
         ev.foreground = watch_after_background_action(desktop_, r.target,
-                                                      grabbed_while_waiting ? front_at_start : front_before, gc);
+                                                      grabbed_while_waiting ? front_at_start : front_before, gc, acted);
     }
     if (moved_before_borrow && !ev.foreground.changed_by) ev.foreground.changed_by = "another-window";
     if (moved_before_delivery && !ev.foreground.changed_by) ev.foreground.changed_by = "another-window";
