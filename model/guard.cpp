@@ -136,7 +136,7 @@ ForegroundEvidence watch_after_background_action(Desktop& desktop, WindowId targ
                 ev.unchanged = false;
                 ev.borrowed = true;
                 ev.by = "app";  // F-3: not a failure
-                ev.restored = expected == no_window || request_with_retry(desktop, expected, retried);
+                ev.restored = expected != no_window && request_with_retry(desktop, expected, retried);
                 ev.retried_after_refusal = ev.retried_after_refusal || retried;
                 ev.duration_ms = desktop.now_ms() - taken_at;
                 if (!ev.restored) return ev;

@@ -259,7 +259,7 @@ bool last_request_refused(const RunResult& run, const Segment& seg) {
     }
     for (std::size_t i : seg.reports) {
         const auto& fg = run.steps[i].result.evidence.foreground;
-        if (fg.borrowed && !fg.restored && !fg.held && !fg.changed_by) return true;
+        if (fg.borrowed && !fg.restored && !fg.held) return true;
     }
     return false;
 }
@@ -272,6 +272,9 @@ CheckResult foreground_returned(const sim::Scenario& scenario, const RunResult& 
     const TimeMs watch_ms = ToolConfig{}.app_watch_ms;
     std::uint32_t judged = 0;
     for (const Segment& seg : run.segments) {
+        if (seg.foreground_before == no_window && seg.foreground_after != no_window) {
+            return CheckResult::cannot_judge("no window was in front before: there is nothing to give back to");
+        }
         const std::optional<std::uint32_t> step =
             seg.reports.empty() ? std::nullopt : std::optional<std::uint32_t>(run.steps[seg.reports.back()].index);
         // Who should hold the front once the tool and its targets' apps undo their moves: the
