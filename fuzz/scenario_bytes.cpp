@@ -17,6 +17,7 @@ namespace deskcheck::fuzz {
 namespace {
 
 using sim::center_of;
+using sim::control_slot;
 using sim::class_name_of;
 using sim::role_of;
 
@@ -59,9 +60,6 @@ constexpr std::array<ControlKind, 11> control_kinds{
 constexpr std::string_view text_alphabet =
     "abcdefghijklmnopqrstuvwxyz ABC0123456789.,;:-_+*/=!?@#$%&()[]{}<>'\"\t\r\n";
 
-constexpr std::int32_t title_bar_px = 32;
-constexpr std::int32_t row_px = 28;
-constexpr std::int32_t margin_px = 10;
 
 // The questions, answered by the bytes. An exhausted input answers "no" and "the first choice".
 class Draw {
@@ -129,16 +127,6 @@ App draw_app(Draw& d, std::uint32_t index) {
 
 // --- windows and controls ---
 
-Rect control_slot(const Rect& window, std::uint32_t index, std::uint32_t n) {
-    const std::int32_t rows = std::max(1, (window.bottom - window.top - title_bar_px - margin_px) / row_px);
-    const auto columns = static_cast<std::int32_t>((n + static_cast<std::uint32_t>(rows) - 1) / static_cast<std::uint32_t>(rows));
-    const std::int32_t column_px = (window.right - window.left - 2 * margin_px) / std::max(1, columns);
-    const auto row = static_cast<std::int32_t>(index) % rows;
-    const auto column = static_cast<std::int32_t>(index) / rows;
-    const std::int32_t left = window.left + margin_px + column * column_px;
-    const std::int32_t top = window.top + title_bar_px + row * row_px;
-    return Rect{left, top, left + column_px - 2, top + row_px - 4};
-}
 
 void draw_edit_state(Draw& d, Control& c) {
     c.value = d.text(edit_values);

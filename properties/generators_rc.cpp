@@ -70,7 +70,6 @@ constexpr std::array<TimeMs, 6> last_input_choices{-10'000, 0, -300, -699, -701,
 constexpr std::array<std::uint16_t, 5> fault_permille_choices{100, 20, 50, 300, 1000};
 constexpr std::array<TimeMs, 3> overrun_ms_choices{50, 400, 2'000};
 
-constexpr std::int32_t title_bar_px = 32;
 constexpr std::int32_t row_px = 28;
 constexpr std::int32_t margin_px = 10;
 constexpr ProcessId overlay_pid = 990;   // the process of occluders (unrelated to every target)
@@ -126,16 +125,8 @@ sim::App build_app(const AppDraft& a, std::size_t index) {
 
 // ---- windows and controls -----------------------------------------------------------------------
 
-// Where control `index` of `count` sits: a grid of rows under the title bar, inside the window.
 Rect control_slot(const Rect& window, std::size_t index, std::size_t count) {
-    const std::int32_t rows = std::max(1, (window.bottom - window.top - title_bar_px - margin_px) / row_px);
-    const auto columns = static_cast<std::int32_t>((count + static_cast<std::size_t>(rows) - 1) / static_cast<std::size_t>(rows));
-    const std::int32_t column_px = (window.right - window.left - 2 * margin_px) / std::max(1, columns);
-    const auto row = static_cast<std::int32_t>(index) % rows;
-    const auto column = static_cast<std::int32_t>(index) / rows;
-    const std::int32_t left = window.left + margin_px + column * column_px;
-    const std::int32_t top = window.top + title_bar_px + row * row_px;
-    return Rect{left, top, left + column_px - 2, top + row_px - 4};
+    return sim::control_slot(window, static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(count));
 }
 
 void edit_state(const ControlDraft& d, sim::Control& c) {

@@ -87,17 +87,6 @@ App draw_app(Prng& rng, std::uint32_t index) {
 
 // --- windows and controls ---
 
-// Where control `index` of `count` sits: a grid of rows under the title bar, inside the window.
-Rect control_slot(const Rect& window, std::uint32_t index, std::uint32_t count) {
-    const std::int32_t rows = std::max(1, (window.bottom - window.top - title_bar_px - margin_px) / row_px);
-    const auto columns = static_cast<std::int32_t>((count + static_cast<std::uint32_t>(rows) - 1) / static_cast<std::uint32_t>(rows));
-    const std::int32_t column_px = (window.right - window.left - 2 * margin_px) / std::max(1, columns);
-    const auto row = static_cast<std::int32_t>(index) % rows;
-    const auto column = static_cast<std::int32_t>(index) / rows;
-    const std::int32_t left = window.left + margin_px + column * column_px;
-    const std::int32_t top = window.top + title_bar_px + row * row_px;
-    return Rect{left, top, left + column_px - 2, top + row_px - 4};
-}
 
 void draw_edit_state(Prng& rng, Control& c) {
     c.value = std::string(pick(rng, edit_values));
@@ -430,5 +419,17 @@ std::string_view class_name_of(Framework framework) {
 }
 
 Point center_of(const Rect& r) { return Point{r.left + (r.right - r.left) / 2, r.top + (r.bottom - r.top) / 2}; }
+
+// Where control `index` of `count` sits: a grid of rows under the title bar, inside the window.
+Rect control_slot(const Rect& window, std::uint32_t index, std::uint32_t count) {
+    const std::int32_t rows = std::max(1, (window.bottom - window.top - title_bar_px - margin_px) / row_px);
+    const auto columns = static_cast<std::int32_t>((count + static_cast<std::uint32_t>(rows) - 1) / static_cast<std::uint32_t>(rows));
+    const std::int32_t column_px = (window.right - window.left - 2 * margin_px) / std::max(1, columns);
+    const auto row = static_cast<std::int32_t>(index) % rows;
+    const auto column = static_cast<std::int32_t>(index) / rows;
+    const std::int32_t left = window.left + margin_px + column * column_px;
+    const std::int32_t top = window.top + title_bar_px + row * row_px;
+    return Rect{left, top, left + column_px - 2, top + row_px - 4};
+}
 
 }  // namespace deskcheck::sim

@@ -24,6 +24,8 @@ struct GenerateOptions {
 std::string_view role_of(ControlKind kind);
 std::string_view class_name_of(Framework framework);
 Point center_of(const Rect& r);
+// Where control `index` of `count` sits in `window`: a grid of rows under the title bar.
+Rect control_slot(const Rect& window, std::uint32_t index, std::uint32_t count);
 
 // A valid scenario (it passes validate()) drawn from `rng`. Deterministic in the PRNG state.
 Scenario generate_scenario(Prng& rng, const GenerateOptions& options = {});
