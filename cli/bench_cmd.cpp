@@ -68,6 +68,7 @@ props::RunOptions bench_options() {
     props::RunOptions o;
     o.rules = &current_rules();
     o.agent_retries = true;
+    o.trace = false;  // as in campaigns and fuzzing
     return o;
 }
 
@@ -100,7 +101,7 @@ public:
     ForegroundAnswer request_foreground(WindowId id) override { Timer t(*this); return d_.request_foreground(id); }
     std::optional<ElementId> focused_element(WindowId id) override { Timer t(*this); return d_.focused_element(id); }
     TimeMs last_input_ms() override { Timer t(*this); return d_.last_input_ms(); }
-    ElementTree element_tree(WindowId id) override { Timer t(*this); return d_.element_tree(id); }
+    TreePtr element_tree(WindowId id) override { Timer t(*this); return d_.element_tree(id); }
     std::optional<std::string> read_value(WindowId w, ElementId e) override { Timer t(*this); return d_.read_value(w, e); }
     std::optional<Selection> read_selection(WindowId w, ElementId e) override { Timer t(*this); return d_.read_selection(w, e); }
     std::optional<bool> read_toggled(WindowId w, ElementId e) override { Timer t(*this); return d_.read_toggled(w, e); }
@@ -152,7 +153,8 @@ void replica_run(const sim::Scenario& s, Phases& p, double overhead_s) {
         if (step.kind == sim::StepKind::Launch) continue;
         const WindowId from = step.ref_window.value_or(step.window);
         if (refs.count(from) == 0) {
-            const ElementTree tree = timed.element_tree(from);
+            const TreePtr tree_ptr = timed.element_tree(from);
+            const ElementTree& tree = *tree_ptr;
             const SnapshotReport snap = tool.snapshot(from);
             for (std::size_t k = 0; k < snap.elements.size() && k < tree.nodes.size(); ++k) refs[from][tree.nodes[k].id] = snap.elements[k].ref;
         }

@@ -12,6 +12,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -205,7 +206,9 @@ public:
     ForegroundAnswer request_foreground(WindowId) override { return ForegroundAnswer::Refused; }
     std::optional<ElementId> focused_element(WindowId) override { return std::nullopt; }
     TimeMs last_input_ms() override { return 0; }
-    ElementTree element_tree(WindowId id) override { return id == window_a ? a_ : id == window_b ? b_ : ElementTree{id, {}}; }
+    TreePtr element_tree(WindowId id) override {
+        return std::make_shared<const ElementTree>(id == window_a ? a_ : id == window_b ? b_ : ElementTree{id, {}});
+    }
     std::optional<std::string> read_value(WindowId, ElementId) override { return std::nullopt; }
     std::optional<Selection> read_selection(WindowId, ElementId) override { return std::nullopt; }
     std::optional<bool> read_toggled(WindowId, ElementId) override { return std::nullopt; }

@@ -11,6 +11,7 @@ props::RunOptions fuzz_run_options() {
     props::RunOptions options;
     options.rules = &current_rules();
     options.agent_retries = true;
+    options.trace = false;  // the report prints the scenario; replaying it prints the trace
     return options;
 }
 

@@ -13,7 +13,7 @@ inline constexpr std::size_t settle_polls_max = 1000;
 
 struct Target {
     WindowId window = no_window;  // where the element lives: the request's target
-    ElementTree tree;
+    TreePtr tree;  // set when resolved
     const ElementNode* node = nullptr;
     std::uint32_t node_index = 0;
 };
@@ -30,10 +30,10 @@ std::optional<Error> resolve_target(Desktop& d, const RefTable& refs, const Requ
     // (The negative proof's bug: it resolves and acts in the ref's own window, whatever the target.)
     out.window = m == Mutation::IgnoreWindowBinding ? loc->window : r.target;
     out.tree = d.element_tree(out.window);
-    auto res = resolve(out.tree, *loc);
+    auto res = resolve(*out.tree, *loc);
     if (auto* e = std::get_if<Error>(&res)) return *e;
     out.node_index = std::get<Resolved>(res).node;
-    out.node = &out.tree.nodes[out.node_index];
+    out.node = &out.tree->nodes[out.node_index];
     return std::nullopt;
 }
 
@@ -327,13 +327,14 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
 
     // E-3: the element acted on and the focused element come back as refs.
     if (t.node != nullptr) {
-        if (auto loc = locator_of(t.tree, t.node_index)) rep.element_ref = refs_.add(std::move(*loc));
+        if (auto loc = locator_of(*t.tree, t.node_index)) rep.element_ref = refs_.add(std::move(*loc));
     }
     if (const auto focus = desktop_.focused_element(r.target)) {
         if (t.node != nullptr && *focus == t.node->id && rep.element_ref) {
             rep.focused_ref = rep.element_ref;  // the focus stayed on the element acted on
         } else {
-            const ElementTree now = desktop_.element_tree(r.target);
+            const TreePtr tree_now = desktop_.element_tree(r.target);
+            const ElementTree& now = *tree_now;
             for (std::uint32_t i = 0; i < now.nodes.size() && i < tree_nodes_max; ++i) {
                 if (now.nodes[i].id != *focus) continue;
                 if (auto loc = locator_of(now, i)) rep.focused_ref = refs_.add(std::move(*loc));

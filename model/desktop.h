@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -77,6 +78,9 @@ struct ElementTree {
     WindowId window = no_window;
     std::vector<ElementNode> nodes;  // empty when the window has no tree
 };
+// What the port hands out: an immutable tree, shared (a backend may keep answering the same tree
+// until the window changes). Never null.
+using TreePtr = std::shared_ptr<const ElementTree>;
 
 // How an input reaches its target (E-4).
 enum class DeliveryMethod : std::uint8_t {
@@ -126,7 +130,7 @@ public:
     virtual TimeMs last_input_ms() = 0;  // time of the last keyboard/mouse input, any process
 
     // --- elements and reads (V-2: nullopt = unreadable, never "") ---
-    virtual ElementTree element_tree(WindowId id) = 0;
+    virtual TreePtr element_tree(WindowId id) = 0;  // never null; no nodes when there is no tree
     virtual std::optional<std::string> read_value(WindowId w, ElementId e) = 0;
     virtual std::optional<Selection> read_selection(WindowId w, ElementId e) = 0;
     virtual std::optional<bool> read_toggled(WindowId w, ElementId e) = 0;

@@ -1,27 +1,35 @@
 #include "model/locator.h"
 
+#include <algorithm>
 #include <cassert>
+#include <cstdint>
 
 namespace deskcheck {
 
 std::string RefTable::add(Locator locator) {
-    if (table_.size() >= ref_table_max) {
-        assert(!order_.empty());
-        table_.erase(order_.front());
-        order_.pop_front();
+    if (entries_.size() >= ref_table_max) {
+        entries_.pop_front();
+        ++first_;
         ++evicted_;
     }
-    std::string ref = "e" + std::to_string(next_++);
-    order_.push_back(ref);
-    table_.emplace(ref, std::move(locator));
-    assert(table_.size() <= ref_table_max);
-    assert(table_.size() == order_.size());
-    return ref;
+    entries_.push_back(std::move(locator));
+    assert(entries_.size() <= ref_table_max);
+    return "e" + std::to_string(first_ + entries_.size() - 1);
 }
 
-const Locator* RefTable::find(const std::string& ref) const {
-    const auto it = table_.find(ref);
-    return it == table_.end() ? nullptr : &it->second;
+const Locator* RefTable::find(std::string_view ref) const {
+    // Exactly "e" then decimal digits without a leading zero (the form add() hands out).
+    if (ref.size() < 2 || ref.size() > 21 || ref[0] != 'e' || ref[1] == '0') return nullptr;
+    std::uint64_t n = 0;
+    for (std::size_t i = 1; i < ref.size(); ++i) {
+        const char c = ref[i];
+        if (c < '0' || c > '9') return nullptr;
+        const auto digit = static_cast<std::uint64_t>(c - '0');
+        if (n > (UINT64_MAX - digit) / 10) return nullptr;  // would overflow: never handed out
+        n = n * 10 + digit;
+    }
+    if (n < first_ || n - first_ >= entries_.size()) return nullptr;
+    return &entries_[static_cast<std::size_t>(n - first_)];
 }
 
 namespace {
@@ -37,11 +45,10 @@ std::vector<std::uint32_t> parents_of(const ElementTree& tree) {
     return parent;
 }
 
-}  // namespace
 
-std::optional<Locator> locator_of(const ElementTree& tree, std::uint32_t index) {
+std::optional<Locator> locator_with(const ElementTree& tree, const std::vector<std::uint32_t>& parent,
+                                     std::uint32_t index) {
     if (index >= tree.nodes.size()) return std::nullopt;
-    const auto parent = parents_of(tree);
     std::vector<std::uint32_t> reversed;
     std::uint32_t at = index;
     for (std::size_t guard = 0; at != 0 && guard < tree_nodes_max; ++guard) {
@@ -62,6 +69,22 @@ std::optional<Locator> locator_of(const ElementTree& tree, std::uint32_t index) 
     loc.automation_id = node.automation_id;
     loc.name = node.name;
     return loc;
+}
+
+}  // namespace
+
+std::optional<Locator> locator_of(const ElementTree& tree, std::uint32_t index) {
+    if (index >= tree.nodes.size()) return std::nullopt;
+    return locator_with(tree, parents_of(tree), index);
+}
+
+std::vector<std::optional<Locator>> locators_of(const ElementTree& tree) {
+    std::vector<std::optional<Locator>> out;
+    const std::size_t n = std::min<std::size_t>(tree.nodes.size(), tree_nodes_max);
+    out.reserve(n);
+    const auto parent = parents_of(tree);
+    for (std::uint32_t i = 0; i < n; ++i) out.push_back(locator_with(tree, parent, i));
+    return out;
 }
 
 bool matches(const ElementNode& node, const Locator& locator) {
@@ -113,7 +136,7 @@ std::variant<Resolved, Error> resolve_ref(Desktop& desktop, const RefTable& refs
         return Error{ErrorKind::CrossWindowRef, "ref " + ref + " belongs to window " + std::to_string(loc->window) +
                                                     ", not to target " + std::to_string(target)};
     }
-    return resolve(desktop.element_tree(target), *loc);
+    return resolve(*desktop.element_tree(target), *loc);
 }
 
 }  // namespace deskcheck

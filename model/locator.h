@@ -9,9 +9,9 @@
 
 #include <cstdint>
 #include <deque>
-#include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -45,19 +45,22 @@ class RefTable {
 public:
     // Registers a locator and returns its new ref. Evicts the oldest ref when full.
     std::string add(Locator locator);
-    const Locator* find(const std::string& ref) const;
-    std::size_t size() const { return table_.size(); }
+    const Locator* find(std::string_view ref) const;
+    std::size_t size() const { return entries_.size(); }
     std::size_t evicted() const { return evicted_; }
 
 private:
-    std::map<std::string, Locator> table_;
-    std::deque<std::string> order_;
-    std::uint64_t next_ = 1;
+    // Refs are "e<n>" with n counting up from 1, so the table is a window of consecutive numbers:
+    // entries_[i] is ref "e<first_ + i>". Lookup parses the number; nothing is searched.
+    std::deque<Locator> entries_;
+    std::uint64_t first_ = 1;
     std::size_t evicted_ = 0;
 };
 
 // The locator of node `index` in `tree` (path from the root), nullopt when out of range.
 std::optional<Locator> locator_of(const ElementTree& tree, std::uint32_t index);
+// locator_of() for every node, in node order (one walk of the tree; nullopt for detached nodes).
+std::vector<std::optional<Locator>> locators_of(const ElementTree& tree);
 
 // True when the node matches the locator's identity: role + automationId, or role + name when the
 // locator has no automationId.

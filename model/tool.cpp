@@ -167,12 +167,14 @@ Tool::Tool(Desktop& desktop, const RuleSet& rules, ToolConfig config)
 SnapshotReport Tool::snapshot(WindowId window) {
     SnapshotReport out;
     out.window = window;
-    const ElementTree tree = desktop_.element_tree(window);
-    for (std::uint32_t i = 0; i < tree.nodes.size() && i < tree_nodes_max; ++i) {
-        auto loc = locator_of(tree, i);
-        if (!loc) continue;
+    const TreePtr tree_ptr = desktop_.element_tree(window);
+    const ElementTree& tree = *tree_ptr;
+    auto locators = locators_of(tree);
+    out.elements.reserve(locators.size());
+    for (std::uint32_t i = 0; i < locators.size(); ++i) {
+        if (!locators[i]) continue;
         const ElementNode& n = tree.nodes[i];
-        out.elements.push_back(ElementRef{refs_.add(std::move(*loc)), n.role, n.name, n.automation_id});
+        out.elements.push_back(ElementRef{refs_.add(std::move(*locators[i])), n.role, n.name, n.automation_id});
     }
     return out;
 }

@@ -49,7 +49,7 @@ std::optional<std::string> read_verify(Tool& tool, const WriteSpec& spec, std::v
         not_run.push_back({"write.read", "verify ref " + spec.verify_ref + " unknown or bound to another window"});
         return std::nullopt;
     }
-    auto res = resolve(tool.desktop().element_tree(spec.verify_window), *loc);
+    auto res = resolve(*tool.desktop().element_tree(spec.verify_window), *loc);
     if (std::holds_alternative<Error>(res)) {
         not_run.push_back({"write.read", std::get<Error>(res).detail});
         return std::nullopt;

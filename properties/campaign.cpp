@@ -94,6 +94,7 @@ CampaignResult run_campaign(const CampaignOptions& o) {
     ro.rules = rules != nullptr ? rules : &current_rules();
     ro.tool = o.tool;
     ro.agent_retries = o.agent_retries;
+    ro.trace = false;  // nobody reads a campaign run's trace; counterexamples are replayed with it
     for (const auto& c : all_checks()) {
         if (selected(o, c.name)) {
             PropertyStats stats;

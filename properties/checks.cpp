@@ -683,7 +683,9 @@ std::string report_fingerprint(const RunResult& run) {
     return out;
 }
 
-CheckResult deterministic(const sim::Scenario& scenario, const RunOptions& options) {
+CheckResult deterministic(const sim::Scenario& scenario, const RunOptions& given) {
+    RunOptions options = given;
+    options.trace = true;  // S-1 is about the trace
     const RunResult a = run_scenario(scenario, options);
     const RunResult b = run_scenario(scenario, options);
     const std::string ta = sim::to_text(a.trace());

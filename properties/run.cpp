@@ -37,6 +37,7 @@ public:
         t.changes_begin = sim_.truth().foreground_changes.size();
         t.agent_retry = retrying;
         open_ = t;
+        if (!sim_.trace().on) return;
         std::string text = "step " + std::to_string(r.step) + " begins: " + std::string(to_string(r.kind)) + " w" +
                            std::to_string(r.target);
         if (r.ref) text += " ref " + *r.ref;
@@ -56,6 +57,7 @@ public:
         t.changes_end = sim_.truth().foreground_changes.size();
         out_.timings.push_back(t);
         open_.reset();
+        if (!sim_.trace().on) return;
         std::string text = "step " + std::to_string(s.request.step) + " ends: ";
         if (s.result.error) {
             text += "error " + std::string(to_string(s.result.error->kind)) + " (" + s.result.error->detail + ")";
@@ -71,6 +73,7 @@ public:
     }
 
     void batch_ends(const BatchReport& b) override {
+        if (!sim_.trace().on) return;
         std::string text = "batch ends: " + std::to_string(b.steps.size()) + " steps, borrows " +
                            std::to_string(b.borrows) + ", give-backs " + std::to_string(b.give_backs);
         if (b.stopped_at) text += ", stopped at its step " + std::to_string(*b.stopped_at);
@@ -94,7 +97,8 @@ private:
 // zipping the snapshot with the element tree (same order).
 std::map<ElementId, std::string> snapshot_refs(Tool& tool, sim::Sim& sim, WindowId w) {
     std::map<ElementId, std::string> out;
-    const ElementTree tree = sim.element_tree(w);
+    const TreePtr tree_ptr = sim.element_tree(w);
+    const ElementTree& tree = *tree_ptr;
     const SnapshotReport snap = tool.snapshot(w);
     for (std::size_t i = 0; i < snap.elements.size() && i < tree.nodes.size(); ++i) {
         out[tree.nodes[i].id] = snap.elements[i].ref;
@@ -146,7 +150,7 @@ public:
         : scenario_(scenario), options_(options), out_(out) {}
 
     void run() {
-        out_.sim = std::make_unique<sim::Sim>(scenario_);
+        out_.sim = std::make_unique<sim::Sim>(scenario_, sim::SimOptions{options_.trace});
         sim::Sim& desk = *out_.sim;
         const RuleSet& rules = options_.rules != nullptr ? *options_.rules : rules_for(scenario_);
         out_.rules = std::string(rules.name);
@@ -187,7 +191,7 @@ private:
         std::size_t i = 0;
         while (i < scenario_.steps.size() && !out_.stopped_at) {
             if (scenario_.steps[i].kind == sim::StepKind::Launch) {
-                desk.trace().note(desk.now_ms(), "step " + std::to_string(i) + " begins: launch " +
+                if (desk.trace().on) desk.trace().note(desk.now_ms(), "step " + std::to_string(i) + " begins: launch " +
                                                      sim::quoted(scenario_.steps[i].app));
                 out_.launches.push_back(tool.launch(scenario_.steps[i].app));
                 ++i;

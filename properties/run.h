@@ -25,6 +25,10 @@ struct RunOptions {
     // a single action; it never retries an Unknown (without an idempotency key) or an error after
     // delivery.
     bool agent_retries = false;
+    // Keep the run's trace (sim::Trace). Off in campaigns, fuzzing and the benchmark, where nobody
+    // reads it: a counterexample is replayed with it on. The checks never read the trace except
+    // `deterministic`, which turns it on for its own two runs.
+    bool trace = true;
 };
 
 // The true state of a step's target element, read from the simulator (never by the tool).

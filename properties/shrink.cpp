@@ -178,7 +178,9 @@ ShrinkResult shrink_scenario(const sim::Scenario& failing, const StillFails& sti
     return r;
 }
 
-StillFails still_violates(const std::string& property, const RunOptions& options) {
+StillFails still_violates(const std::string& property, const RunOptions& given) {
+    RunOptions options = given;
+    options.trace = false;  // a shrink step is judged by the checks only
     return [property, options](const sim::Scenario& s) {
         const NamedCheck* check = find_check(property);
         if (check == nullptr) return false;

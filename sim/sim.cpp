@@ -27,8 +27,18 @@ bool listed(const std::vector<WindowId>& ids, WindowId id) {
 
 LiveWindow make_live(const Window& w, bool shown) {
     LiveWindow live;
-    live.spec = w;
-    live.spec.controls.clear();
+    // Every field of Window but `controls` (the live ones go below): copying them all and clearing
+    // would copy each control twice.
+    live.spec.id = w.id;
+    live.spec.pid = w.pid;
+    live.spec.owner = w.owner;
+    live.spec.bounds = w.bounds;
+    live.spec.awareness = w.awareness;
+    live.spec.framework = w.framework;
+    live.spec.class_name = w.class_name;
+    live.spec.title = w.title;
+    live.spec.dirty = w.dirty;
+    live.spec.form = w.form;
     live.shown = shown;
     live.dirty = w.dirty;
     live.prev_dirty = w.dirty;
@@ -52,7 +62,7 @@ Point center_of(const Rect& r) {
 
 }  // namespace
 
-Sim::Sim(Scenario scenario)
+Sim::Sim(Scenario scenario, SimOptions options)
     : scenario_(std::move(scenario)),
       latency_rng_(stream(scenario_.seed, Stream::Latency)),
       delivery_rng_(stream(scenario_.seed, Stream::Delivery)),
@@ -61,6 +71,7 @@ Sim::Sim(Scenario scenario)
       overrun_rng_(stream(scenario_.seed, Stream::Overrun)) {
     assert(!validate(scenario_).has_value());
     assert(!scenario_.monitors.empty());
+    trace_.on = options.trace;
     windows_.reserve(scenario_.windows.size());
     for (const auto& w : scenario_.windows) {
         const bool shown = !listed(scenario_.hidden, w.id);
@@ -85,7 +96,7 @@ Sim::Sim(Scenario scenario)
         item.event_index = i;
         schedule(scenario_.events[i].at_ms, std::move(item));
     }
-    trace_.note(now_, "sim seed=" + std::to_string(scenario_.seed) + " windows=" +
+    if (trace_.on) trace_.note(now_, "sim seed=" + std::to_string(scenario_.seed) + " windows=" +
                           std::to_string(scenario_.windows.size()) + " events=" +
                           std::to_string(scenario_.events.size()) + " foreground=w" + std::to_string(foreground_));
 }
@@ -196,7 +207,7 @@ void Sim::set_foreground(WindowId id, std::string_view by) {
     raise(id);
     if (foreground_ == id) return;
     truth_.foreground_changes.push_back(ForegroundChange{now_, foreground_, id, std::string(by), truth_.attempts.size()});
-    trace_.add(now_, TraceKind::Foreground, "w" + std::to_string(foreground_) + " -> w" + std::to_string(id),
+    if (trace_.on) trace_.add(now_, TraceKind::Foreground, "w" + std::to_string(foreground_) + " -> w" + std::to_string(id),
                "by " + std::string(by));
     foreground_ = id;
 }
@@ -256,7 +267,7 @@ ForegroundAnswer Sim::request_foreground(WindowId id) {
     }
     truth_.foreground_requests.push_back(ForegroundRequest{now_, id, answer, reason});
     const bool granted = answer == ForegroundAnswer::Granted;
-    trace_.add(now_, TraceKind::Request, "w" + std::to_string(id),
+    if (trace_.on) trace_.add(now_, TraceKind::Request, "w" + std::to_string(id),
                std::string(granted ? "granted" : "refused") + (reason.empty() ? "" : " (" + reason + ")"));
     if (granted) set_foreground(id, "tool");
     return answer;
@@ -288,7 +299,7 @@ void Sim::set_cursor(Point physical) {
     settle_due();
     cursor_ = physical;
     truth_.cursor_moves.push_back(CursorMove{now_, physical, "tool"});
-    trace_.add(now_, TraceKind::Cursor, "", "(" + std::to_string(physical.x) + "," + std::to_string(physical.y) + ") by tool");
+    if (trace_.on) trace_.add(now_, TraceKind::Cursor, "", "(" + std::to_string(physical.x) + "," + std::to_string(physical.y) + ") by tool");
 }
 
 // F-8: a launchable app shows its hidden, unowned windows at the top of z-order, the first listed
@@ -313,10 +324,12 @@ std::optional<ProcessId> Sim::launch(std::string_view name) {
             }
         }
     }
-    std::string detail = quote_text(name) + (record.pid ? " pid=" + std::to_string(*record.pid) : " unknown");
-    for (const auto id : record.shown) detail += " shows w" + std::to_string(id);
-    if (record.took_foreground) detail += " (takes the foreground)";
-    trace_.add(now_, TraceKind::Launch, "", detail);
+    if (trace_.on) {
+        std::string detail = quote_text(name) + (record.pid ? " pid=" + std::to_string(*record.pid) : " unknown");
+        for (const auto id : record.shown) detail += " shows w" + std::to_string(id);
+        if (record.took_foreground) detail += " (takes the foreground)";
+        trace_.add(now_, TraceKind::Launch, "", detail);
+    }
     truth_.launches.push_back(std::move(record));
     return app != nullptr ? std::optional<ProcessId>(app->pid) : std::nullopt;
 }

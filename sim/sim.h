@@ -68,6 +68,14 @@ struct LiveWindow {
     bool dirty = false;
     bool prev_dirty = false;
     std::optional<ElementId> focus;
+    // Derived from `controls` (order, parents, removals) and the static facts; built on first use.
+    // Whatever changes `controls` (reorder, removal) calls forget_tree().
+    mutable std::optional<std::vector<std::size_t>> order_cache;  // Sim::tree_order
+    mutable TreePtr tree_cache;                                   // Sim::element_tree (shown windows)
+    void forget_tree() {
+        order_cache.reset();
+        tree_cache.reset();
+    }
 };
 
 // What an accepted input does when it lands.
@@ -113,10 +121,14 @@ struct Route {
     bool pull_to_front = false;
 };
 
+struct SimOptions {
+    bool trace = true;  // false: keep no trace (Trace::on); the ground truth is recorded either way
+};
+
 class Sim final : public Desktop {
 public:
     // `scenario` must pass validate() (asserted in debug builds).
-    explicit Sim(Scenario scenario);
+    explicit Sim(Scenario scenario, SimOptions options = {});
 
     // --- the port (model/desktop.h) ---
     std::vector<WindowInfo> top_level_windows() override;
@@ -126,7 +138,7 @@ public:
     std::optional<ElementId> focused_element(WindowId id) override;
     TimeMs last_input_ms() override;
 
-    ElementTree element_tree(WindowId id) override;
+    TreePtr element_tree(WindowId id) override;
     std::optional<std::string> read_value(WindowId w, ElementId e) override;
     std::optional<Selection> read_selection(WindowId w, ElementId e) override;
     std::optional<bool> read_toggled(WindowId w, ElementId e) override;
@@ -199,7 +211,9 @@ private:
     std::optional<WindowId> topmost_window_at(Point physical) const;
 
     // trees and hit testing (sim_tree.cpp)
-    std::vector<std::size_t> tree_order(const LiveWindow& w) const;
+    const std::vector<std::size_t>& tree_order(const LiveWindow& w) const;  // cached in the window
+    std::vector<std::size_t> build_tree_order(const LiveWindow& w) const;
+    ElementTree build_element_tree(const LiveWindow& w) const;
     std::size_t depth_of(const LiveWindow& w, const LiveControl& c) const;
     std::optional<ElementId> control_at(const LiveWindow& w, Point physical) const;
     std::optional<ElementId> next_focusable(const LiveWindow& w, std::optional<ElementId> from, bool forward) const;

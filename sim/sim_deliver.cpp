@@ -105,17 +105,19 @@ DeliveryStatus Sim::deliver(const Input& input) {
     // F-3 counts an input as a background one when its window is not the foreground as it is
     // accepted (a real click has activated its window by then).
     if (r.accepted) accept(input, r, record);
-    std::string detail = describe(input) + " -> " + subject_of(r.hit_window, r.hit_element);
-    if (r.landed) detail += " landed=" + print_point(*r.landed);
-    if (r.accepted) detail += " accepted, lands t=" + std::to_string(*record.lands_at_ms) + (record.overrun ? " (overrun)" : "");
-    else detail += " ignored: " + r.ignored_reason;
-    trace_.add(now_, TraceKind::Deliver, subject_of(input.window, input.element), detail);
+    if (trace_.on) {
+        std::string detail = describe(input) + " -> " + subject_of(r.hit_window, r.hit_element);
+        if (r.landed) detail += " landed=" + print_point(*r.landed);
+        if (r.accepted) detail += " accepted, lands t=" + std::to_string(*record.lands_at_ms) + (record.overrun ? " (overrun)" : "");
+        else detail += " ignored: " + r.ignored_reason;
+        trace_.add(now_, TraceKind::Deliver, subject_of(input.window, input.element), detail);
+    }
     truth_.delivered.push_back(std::move(record));
     return DeliveryStatus::Delivered;
 }
 
 void Sim::record_attempt(const Input& input, AttemptOutcome outcome, std::string reason) {
-    if (outcome != AttemptOutcome::Delivered) {
+    if (outcome != AttemptOutcome::Delivered && trace_.on) {
         trace_.add(now_, TraceKind::Attempt, subject_of(input.window, input.element),
                    describe(input) + " " + std::string(to_string(outcome)) + ": " + reason);
     }
@@ -240,7 +242,7 @@ void Sim::after_real_input(const Input& input, const Route& r) {
     if (!input.point) return;
     cursor_ = *input.point;
     truth_.cursor_moves.push_back(CursorMove{now_, *input.point, "tool"});
-    trace_.add(now_, TraceKind::Cursor, "", print_point(*input.point) + " by tool (real click)");
+    if (trace_.on) trace_.add(now_, TraceKind::Cursor, "", print_point(*input.point) + " by tool (real click)");
     if (r.hit_window != no_window) set_foreground(r.hit_window, "tool");
 }
 

@@ -53,11 +53,13 @@ Selection caret_at(std::size_t position) { return Selection{static_cast<std::int
 }  // namespace
 
 void Sim::record_effect(const Pending& p, EffectKind kind, WindowId w, ElementId e, std::string detail) {
-    std::string line(to_string(kind));
-    if (!detail.empty()) line += " " + (quoted_detail(kind) ? quote_text(detail) : detail);
-    line += " step=" + std::to_string(p.step) + " by=" + p.by;
-    if (p.overrun) line += " (overrun)";
-    trace_.add(now_, TraceKind::Effect, subject_of(w, e == 0 ? std::nullopt : std::optional(e)), line);
+    if (trace_.on) {
+        std::string line(to_string(kind));
+        if (!detail.empty()) line += " " + (quoted_detail(kind) ? quote_text(detail) : detail);
+        line += " step=" + std::to_string(p.step) + " by=" + p.by;
+        if (p.overrun) line += " (overrun)";
+        trace_.add(now_, TraceKind::Effect, subject_of(w, e == 0 ? std::nullopt : std::optional(e)), line);
+    }
     truth_.effects.push_back(Effect{now_, p.step, kind, w, e, std::move(detail), p.overrun, p.by, p.delivered_at_ms});
 }
 

@@ -57,7 +57,7 @@ void Sim::fire_event(std::size_t index) {
     assert(index < scenario_.events.size());
     const Event& e = scenario_.events[index];
     const std::string description = "#" + std::to_string(index) + " " + describe(e);
-    trace_.add(now_, TraceKind::Event, "", description);
+    if (trace_.on) trace_.add(now_, TraceKind::Event, "", description);
     std::string outcome;
     switch (e.kind) {
         case EventKind::UserTypes: outcome = user_types(e); break;
@@ -80,7 +80,7 @@ void Sim::fire_event(std::size_t index) {
         case EventKind::TreeReorders: outcome = reorder(e); break;
         case EventKind::ControlRemoved: outcome = remove_control(e); break;
     }
-    if (!outcome.empty()) trace_.add(now_, TraceKind::Event, "", "#" + std::to_string(index) + " " + outcome);
+    if (!outcome.empty() && trace_.on) trace_.add(now_, TraceKind::Event, "", "#" + std::to_string(index) + " " + outcome);
     truth_.events.push_back(FiredEvent{now_, index, outcome.empty() ? description : description + ": " + outcome});
 }
 
@@ -138,6 +138,7 @@ std::string Sim::reorder(const Event& e) {
     if (e.new_index < siblings.size()) position = siblings[e.new_index];
     else if (!siblings.empty()) position = siblings.back() + 1;
     w.controls.insert(w.controls.begin() + static_cast<std::ptrdiff_t>(position), std::move(moved));
+    w.forget_tree();
     return "";
 }
 
@@ -147,6 +148,7 @@ std::string Sim::remove_control(const Event& e) {
     LiveWindow& w = windows_[ref->window_index];
     if (w.controls[ref->control_index].removed) return "ignored: already gone";
     w.controls[ref->control_index].removed = true;
+    w.forget_tree();
     const auto is_removed = [&w](ElementId id) {
         return std::any_of(w.controls.begin(), w.controls.end(),
                            [id](const LiveControl& c) { return c.c.id == id && c.removed; });

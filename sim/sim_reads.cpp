@@ -47,6 +47,7 @@ void Sim::record_read(WindowId w, ElementId e, std::string_view field, const std
     assert(!field.empty());
     assert(returned.has_value() || !fault.empty() || field.empty());
     truth_.reads.push_back(Read{now_, w, e, std::string(field), returned, fault});
+    if (!trace_.on) return;
     std::string detail = std::string(field) + " -> ";
     if (!returned) detail += "(unreadable)";
     else detail += field == "value" ? quote_text(*returned) : *returned;

@@ -44,21 +44,29 @@ std::vector<std::size_t> children_of(const LiveWindow& w, ElementId parent) {
 
 std::string class_of_control(const Control& c) { return control_class(c); }
 
-std::vector<std::size_t> Sim::tree_order(const LiveWindow& w) const {
+const std::vector<std::size_t>& Sim::tree_order(const LiveWindow& w) const {
+    if (!w.order_cache) w.order_cache = build_tree_order(w);
+    return *w.order_cache;
+}
+
+// Pre-order over live controls: a stack of (parent, where to resume scanning its children).
+// Each control has one parent, so none is visited twice; the stack is bounded all the same.
+std::vector<std::size_t> Sim::build_tree_order(const LiveWindow& w) const {
     std::vector<std::size_t> order;
-    std::vector<std::size_t> stack;
-    const auto push_children = [&](ElementId parent) {
-        const auto kids = children_of(w, parent);
-        for (auto it = kids.rbegin(); it != kids.rend(); ++it) stack.push_back(*it);
-    };
-    push_children(0);
-    for (std::size_t n = 0; n <= w.controls.size() && !stack.empty(); ++n) {
-        const std::size_t index = stack.back();
-        stack.pop_back();
-        order.push_back(index);
-        push_children(w.controls[index].c.id);
+    order.reserve(w.controls.size());
+    std::vector<std::pair<ElementId, std::size_t>> stack{{0, 0}};
+    while (!stack.empty() && stack.size() <= w.controls.size() + 1) {
+        auto& [parent, from] = stack.back();
+        std::size_t i = from;
+        while (i < w.controls.size() && (w.controls[i].removed || w.controls[i].c.parent != parent)) ++i;
+        if (i == w.controls.size()) {
+            stack.pop_back();
+            continue;
+        }
+        from = i + 1;
+        order.push_back(i);
+        stack.emplace_back(w.controls[i].c.id, 0);  // invalidates parent/from: not used after
     }
-    assert(stack.empty());
     assert(order.size() <= w.controls.size());
     return order;
 }
@@ -117,24 +125,33 @@ std::optional<ElementId> Sim::next_focusable(const LiveWindow& w, std::optional<
     return ring[next];
 }
 
-ElementTree Sim::element_tree(WindowId id) {
+TreePtr Sim::element_tree(WindowId id) {
     settle_due();
-    ElementTree tree;
-    tree.window = id;
     const LiveWindow* w = find_window(id);
-    if (w == nullptr || !w->shown) return tree;
+    if (w == nullptr || !w->shown) {
+        ElementTree none;
+        none.window = id;
+        return std::make_shared<const ElementTree>(std::move(none));
+    }
+    if (!w->tree_cache) w->tree_cache = std::make_shared<const ElementTree>(build_element_tree(*w));
+    return w->tree_cache;
+}
+
+ElementTree Sim::build_element_tree(const LiveWindow& w) const {
+    ElementTree tree;
+    tree.window = w.spec.id;
     ElementNode root;
     root.id = 0;
     root.role = "Pane";
-    root.name = w->spec.title;
+    root.name = w.spec.title;
     root.own_handle = true;
-    root.class_name = w->spec.class_name;
-    root.bounds = w->spec.bounds;
+    root.class_name = w.spec.class_name;
+    root.bounds = w.spec.bounds;
     tree.nodes.push_back(std::move(root));
-    if (w->spec.framework == Framework::Electron) return tree;
+    if (w.spec.framework == Framework::Electron) return tree;
     std::vector<std::pair<ElementId, std::uint32_t>> node_of;  // control id -> node index
-    for (const auto index : tree_order(*w)) {
-        const Control& c = w->controls[index].c;
+    for (const auto index : tree_order(w)) {
+        const Control& c = w.controls[index].c;
         const auto node_index = static_cast<std::uint32_t>(tree.nodes.size());
         tree.nodes.push_back(ElementNode{c.id, c.role, c.automation_id, c.name, c.own_handle, control_class(c), c.bounds, {}});
         std::uint32_t parent_node = 0;

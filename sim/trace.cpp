@@ -24,6 +24,7 @@ std::string_view to_string(TraceKind k) {
 }
 
 void Trace::add(TimeMs at_ms, TraceKind kind, std::string subject, std::string detail) {
+    if (!on) return;
     events.push_back(TraceEvent{at_ms, kind, std::move(subject), std::move(detail)});
 }
 

@@ -39,6 +39,10 @@ struct TraceEvent {
 
 struct Trace {
     std::vector<TraceEvent> events;
+    // Off for runs nobody reads (campaigns, fuzzing, the benchmark): add() and note() keep nothing
+    // and the Sim skips formatting the lines. The ground truth is recorded either way; a run with
+    // the trace off behaves exactly like one with it on (tested).
+    bool on = true;
 
     void add(TimeMs at_ms, TraceKind kind, std::string subject, std::string detail);
     void note(TimeMs at_ms, std::string text);  // for the runner: step begins, verdicts

@@ -129,6 +129,45 @@ BOOST_AUTO_TEST_CASE(S1_fixed_seed_smoke_every_check_holds_and_judges_most_cases
     }
 }
 
+// Campaigns, fuzzing and the benchmark run without the trace (RunOptions::trace); their verdicts
+// must be those of the run a counterexample is replayed with. Same reports, same ground truth, same
+// check outcomes, and no trace kept.
+BOOST_AUTO_TEST_CASE(S1_a_run_without_its_trace_is_the_same_run) {
+    const auto scenarios = samples(fixed_seed + 2, 500);
+    std::size_t traced_events = 0;
+    for (std::size_t i = 0; i < scenarios.size(); ++i) {
+        const sim::Scenario& s = scenarios[i];
+        RunOptions on = current(true);
+        RunOptions off = on;
+        off.trace = false;
+        const RunResult a = run_scenario(s, on);
+        const RunResult b = run_scenario(s, off);
+        traced_events += a.trace().events.size();
+        BOOST_TEST_REQUIRE(b.trace().events.empty(), "case " << i);
+        BOOST_TEST_REQUIRE(report_fingerprint(a) == report_fingerprint(b), "case " << i);
+        const auto& ta = a.truth();
+        const auto& tb = b.truth();
+        BOOST_TEST_REQUIRE(ta.attempts.size() == tb.attempts.size(), "case " << i);
+        BOOST_TEST_REQUIRE(ta.delivered.size() == tb.delivered.size(), "case " << i);
+        BOOST_TEST_REQUIRE(ta.effects.size() == tb.effects.size(), "case " << i);
+        for (std::size_t k = 0; k < ta.effects.size(); ++k) {
+            BOOST_TEST_REQUIRE(ta.effects[k].at_ms == tb.effects[k].at_ms, "case " << i);
+            BOOST_TEST_REQUIRE(ta.effects[k].detail == tb.effects[k].detail, "case " << i);
+        }
+        BOOST_TEST_REQUIRE(ta.foreground_changes.size() == tb.foreground_changes.size(), "case " << i);
+        BOOST_TEST_REQUIRE(ta.reads.size() == tb.reads.size(), "case " << i);
+        BOOST_TEST_REQUIRE(a.ended_ms == b.ended_ms, "case " << i);
+        for (const auto& check : all_checks()) {
+            if (check.fn == nullptr) continue;
+            const CheckResult ra = check.fn(s, a);
+            const CheckResult rb = check.fn(s, b);
+            BOOST_TEST_REQUIRE(static_cast<int>(ra.status) == static_cast<int>(rb.status),
+                               check.name << " on case " << i);
+        }
+    }
+    BOOST_TEST(traced_events > scenarios.size());  // the traced runs did keep their lines
+}
+
 // ---- the promises, against `current` -------------------------------------------------------------
 
 RC_BOOST_PROP(B2_W2_no_resend_after_unknown_holds, ()) {

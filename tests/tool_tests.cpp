@@ -188,7 +188,7 @@ public:
     }
     std::optional<ElementId> focused_element(WindowId id) override { return s_.focused_element(id); }
     TimeMs last_input_ms() override { return s_.last_input_ms(); }
-    ElementTree element_tree(WindowId id) override { return s_.element_tree(id); }
+    TreePtr element_tree(WindowId id) override { return s_.element_tree(id); }
     std::optional<std::string> read_value(WindowId w, ElementId e) override { return s_.read_value(w, e); }
     std::optional<Selection> read_selection(WindowId w, ElementId e) override { return s_.read_selection(w, e); }
     std::optional<bool> read_toggled(WindowId w, ElementId e) override { return s_.read_toggled(w, e); }
