@@ -75,7 +75,6 @@ struct Control {
     std::string comment;             // PostButton: the text it posts
 };
 
-// A new field here is also copied by make_live() in sim.cpp (it copies every field but controls).
 struct Window {
     WindowId id = 1;
     ProcessId pid = 1;

@@ -25,34 +25,25 @@ bool listed(const std::vector<WindowId>& ids, WindowId id) {
     return std::find(ids.begin(), ids.end(), id) != ids.end();
 }
 
-LiveWindow make_live(const Window& w, bool shown) {
+// Takes the window over: its controls become the live ones.
+LiveWindow make_live(Window&& w, bool shown) {
     LiveWindow live;
-    // Every field of Window but `controls` (the live ones go below): copying them all and clearing
-    // would copy each control twice.
-    live.spec.id = w.id;
-    live.spec.pid = w.pid;
-    live.spec.owner = w.owner;
-    live.spec.bounds = w.bounds;
-    live.spec.awareness = w.awareness;
-    live.spec.framework = w.framework;
-    live.spec.class_name = w.class_name;
-    live.spec.title = w.title;
-    live.spec.dirty = w.dirty;
-    live.spec.form = w.form;
+    live.spec = std::move(w);
     live.shown = shown;
-    live.dirty = w.dirty;
-    live.prev_dirty = w.dirty;
-    live.controls.reserve(w.controls.size());
-    for (const auto& c : w.controls) {
+    live.dirty = live.spec.dirty;
+    live.prev_dirty = live.spec.dirty;
+    live.controls.reserve(live.spec.controls.size());
+    for (auto& c : live.spec.controls) {
         LiveControl lc;
-        lc.c = c;
         lc.prev_value = c.value;
         lc.prev_selection = c.selection;
         lc.prev_toggled = c.toggled;
         lc.prev_expanded = c.expanded;
         lc.prev_selected = c.selected;
+        lc.c = std::move(c);
         live.controls.push_back(std::move(lc));
     }
+    live.spec.controls.clear();
     return live;
 }
 
@@ -73,11 +64,13 @@ Sim::Sim(Scenario scenario, SimOptions options)
     assert(!scenario_.monitors.empty());
     trace_.on = options.trace;
     windows_.reserve(scenario_.windows.size());
-    for (const auto& w : scenario_.windows) {
+    for (auto& w : scenario_.windows) {
         const bool shown = !listed(scenario_.hidden, w.id);
-        windows_.push_back(make_live(w, shown));
-        if (shown) z_order_.push_back(w.id);
+        const WindowId id = w.id;
+        windows_.push_back(make_live(std::move(w), shown));
+        if (shown) z_order_.push_back(id);
     }
+    scenario_.windows.clear();  // they live on in windows_ (see scenario())
     for (auto& w : windows_) {
         for (const auto index : tree_order(w)) {
             if (w.controls[index].c.kind != ControlKind::Edit) continue;
@@ -97,7 +90,7 @@ Sim::Sim(Scenario scenario, SimOptions options)
         schedule(scenario_.events[i].at_ms, std::move(item));
     }
     if (trace_.on) trace_.note(now_, "sim seed=" + std::to_string(scenario_.seed) + " windows=" +
-                          std::to_string(scenario_.windows.size()) + " events=" +
+                          std::to_string(windows_.size()) + " events=" +
                           std::to_string(scenario_.events.size()) + " foreground=w" + std::to_string(foreground_));
 }
 

@@ -161,6 +161,8 @@ public:
     void wait_ms(TimeMs ms) override;
 
     // --- outside the port: for the runner and the checks (the tool never sees these) ---
+    // The scenario as given, without its windows: they were moved into the live windows at
+    // construction (copying every control twice cost a tenth of a run). Events, apps, faults... stay.
     const Scenario& scenario() const { return scenario_; }
     const GroundTruth& truth() const { return truth_; }
     const Trace& trace() const { return trace_; }
