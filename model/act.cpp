@@ -154,7 +154,7 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
     };
     const auto fail = [&](Error e) {
         report_outside_moves();
-        rep.result = adapt(helper_error(std::move(e), ev));
+        rep.result = adapt(helper_error(std::move(e), std::move(ev)));  // the step ends here
         return rep;
     };
     const auto win = desktop_.window(r.target);
@@ -178,7 +178,7 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
     if (r.kind == RequestKind::Observe) {
         ev.after = before;
         report_outside_moves();  // F-4: a move while it waited (quiesce) is reported
-        rep.result = adapt(helper_result(Verdict::Unknown, ev));
+        rep.result = adapt(helper_result(Verdict::Unknown, std::move(ev)));
         return rep;
     }
     const detail::Plan plan = detail::choose_delivery(*win, t.node, r, rep.facts);
@@ -343,7 +343,7 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
         }
     }
     rep.delivered = true;
-    rep.result = adapt(helper_result(j.verdict, ev));
+    rep.result = adapt(helper_result(j.verdict, std::move(ev)));
     return rep;
 }
 

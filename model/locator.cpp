@@ -49,7 +49,8 @@ std::vector<std::uint32_t> parents_of(const ElementTree& tree) {
 std::optional<Locator> locator_with(const ElementTree& tree, const std::vector<std::uint32_t>& parent,
                                      std::uint32_t index) {
     if (index >= tree.nodes.size()) return std::nullopt;
-    std::vector<std::uint32_t> reversed;
+    Locator loc;
+    std::vector<std::uint32_t>& reversed = loc.path;  // built leaf first, reversed at the end
     std::uint32_t at = index;
     for (std::size_t guard = 0; at != 0 && guard < tree_nodes_max; ++guard) {
         const std::uint32_t p = parent[at];
@@ -62,9 +63,8 @@ std::optional<Locator> locator_with(const ElementTree& tree, const std::vector<s
     }
     if (at != 0) return std::nullopt;
     const ElementNode& node = tree.nodes[index];
-    Locator loc;
     loc.window = tree.window;
-    loc.path.assign(reversed.rbegin(), reversed.rend());
+    std::reverse(loc.path.begin(), loc.path.end());
     loc.role = node.role;
     loc.automation_id = node.automation_id;
     loc.name = node.name;

@@ -21,12 +21,15 @@ HelperResult helper_error(Error error, Evidence evidence) {
     return h;
 }
 
-ToolResult adapt(const HelperResult& helper) {
+ToolResult adapt(const HelperResult& helper) { return adapt(HelperResult(helper)); }
+
+ToolResult adapt(HelperResult&& helper) {
     ToolResult r;
-    r.evidence = helper.evidence;  // P-1: failures carry evidence too
+    r.evidence = std::move(helper.evidence);  // P-1: failures carry evidence too
     if (!helper.success) {
         r.ok = false;
-        r.error = helper.error.value_or(Error{ErrorKind::DeliveryFailed, "helper failed without detail"});
+        r.error = helper.error ? std::move(*helper.error)
+                               : Error{ErrorKind::DeliveryFailed, "helper failed without detail"};
         return r;
     }
     if (!helper.verifiable) {

@@ -33,5 +33,6 @@ HelperResult helper_error(Error error, Evidence evidence);
 
 // Tool side: the adapter.
 ToolResult adapt(const HelperResult& helper);
+ToolResult adapt(HelperResult&& helper);  // the same, taking the evidence over instead of copying it
 
 }  // namespace deskcheck
