@@ -193,6 +193,20 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
             auto b = borrow_foreground(desktop_, r.target, gc);
             if (!b) return fail(Error{ErrorKind::ForegroundRefused, "the foreground request was refused twice (F24 retry)"});
             tool_moved_front = tool_moved_front || b->borrowed;
+            if (hold != nullptr && b->borrowed && b->prev != front_at_start && front_at_start != no_window) {
+                // While the guard waited, a window the batch had acted on came to the front: that is
+                // its app reacting to the tool (F-3), so the front is owed to whoever held it when this
+                // step began — not to the grabber.
+                const auto batch_window = [&](WindowId w) {
+                    const bool held = hold->borrow && related_to_target(desktop_, w, hold->borrow->target);
+                    return held || std::any_of(hold->acted.begin(), hold->acted.end(),
+                                               [&](WindowId a) { return related_to_target(desktop_, w, a); });
+                };
+                if (batch_window(b->prev) && !batch_window(front_at_start) && desktop_.window(front_at_start)) {
+                    b->prev = front_at_start;
+                    b->prev_focus = desktop_.focused_element(front_at_start);
+                }
+            }
             moved_before_borrow = b->borrowed && b->prev != front_at_start && (hold == nullptr || !hold->borrow);
             bool others_move = b->changed_while_waiting;
             if (others_move && hold != nullptr) {

@@ -175,9 +175,16 @@ std::optional<std::string> expected_after_typing(const Situation& s) {
     return v.substr(0, static_cast<size_t>(sel.start)) + s.action.text +
            v.substr(static_cast<size_t>(sel.start + sel.length));
 }
+// The value is the splice, and something shows the typing arrived: the value changed, or — when the
+// text replaces an identical selection (D-2) and the value cannot change — the caret moved to the
+// end of the inserted text. An unchanged value with the old selection is what an input not yet
+// applied looks like too: that is no evidence.
 bool value_is_expected(const Situation& s) {
     const auto expected = expected_after_typing(s);
-    return expected.has_value() && *s.after.value == *expected;
+    if (!expected.has_value() || *s.after.value != *expected) return false;
+    if (*s.before.value != *s.after.value) return true;
+    const auto caret = Selection{s.before.selection->start + static_cast<std::int64_t>(s.action.text.size()), 0};
+    return s.after.selection.has_value() && *s.after.selection == caret && *s.before.selection != caret;
 }
 bool text_arrived(const Situation& s) {
     return s.before.value.has_value() && !contains(*s.before.value, s.action.text) &&
