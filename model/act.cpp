@@ -136,6 +136,19 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
     Evidence ev;
     const WindowId front_at_start = desktop_.foreground();
     bool tool_moved_front = false;
+    // A window of the batch's own doing: a target it holds or a window it delivered to (F-3).
+    // Only windows acted on before this step count: this step's own target may be brought forward
+    // by someone else before the delivery (F-4).
+    const std::vector<WindowId> acted_before = hold != nullptr ? hold->acted : std::vector<WindowId>{};
+    const auto batch_window = [&](WindowId w) {
+        if (hold == nullptr) return false;
+        const bool held = hold->borrow && related_to_target(desktop_, w, hold->borrow->target);
+        return held || std::any_of(acted_before.begin(), acted_before.end(),
+                                   [&](WindowId a) { return related_to_target(desktop_, w, a); });
+    };
+    if (hold != nullptr && front_at_start != no_window && !batch_window(front_at_start)) {
+        hold->owner = front_at_start;  // the original owner, or someone else who took it since (F-4)
+    }
     if (hold != nullptr && hold->borrow && front_at_start != hold->borrow->target) {
         bool ours = related_to_target(desktop_, front_at_start, hold->borrow->target);
         for (const WindowId w : hold->acted) ours = ours || related_to_target(desktop_, front_at_start, w);
@@ -193,19 +206,17 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
             auto b = borrow_foreground(desktop_, r.target, gc);
             if (!b) return fail(Error{ErrorKind::ForegroundRefused, "the foreground request was refused twice (F24 retry)"});
             tool_moved_front = tool_moved_front || b->borrowed;
-            if (hold != nullptr && b->borrowed && b->prev != front_at_start && front_at_start != no_window) {
-                // While the guard waited, a window the batch had acted on came to the front: that is
-                // its app reacting to the tool (F-3), so the front is owed to whoever held it when this
-                // step began — not to the grabber.
-                const auto batch_window = [&](WindowId w) {
-                    const bool held = hold->borrow && related_to_target(desktop_, w, hold->borrow->target);
-                    return held || std::any_of(hold->acted.begin(), hold->acted.end(),
-                                               [&](WindowId a) { return related_to_target(desktop_, w, a); });
-                };
-                if (batch_window(b->prev) && !batch_window(front_at_start) && desktop_.window(front_at_start)) {
-                    b->prev = front_at_start;
-                    b->prev_focus = desktop_.focused_element(front_at_start);
-                }
+            const bool moving_hold = hold != nullptr && hold->borrow && related_to_target(desktop_, b->prev, hold->borrow->target);
+            if (hold != nullptr && b->changed_while_waiting && b->prev != no_window && !batch_window(b->prev)) {
+                hold->owner = b->prev;  // F-4: someone else took the front while the guard waited
+            }
+            if (hold != nullptr && b->borrowed && !moving_hold && b->prev != hold->owner && batch_window(b->prev) &&
+                desktop_.window(hold->owner)) {
+                // A window of the batch's own apps is in front (its app reacted to the tool, F-3, and
+                // the give-back was refused or it came while the guard waited): the front is owed to
+                // the batch's owner, not to the grabber.
+                b->prev = hold->owner;
+                b->prev_focus = desktop_.focused_element(hold->owner);
             }
             moved_before_borrow = b->borrowed && b->prev != front_at_start && (hold == nullptr || !hold->borrow);
             bool others_move = b->changed_while_waiting;
@@ -239,10 +250,12 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
     const bool gives_back_on_failure = m != Mutation::NoGiveBackOnFailure;
     const auto give_back_now = [&]() {
         if (!gives_back_on_failure) return ForegroundEvidence{};
-        if (borrow_here) return give_back(desktop_, *borrow_here, gc);
+        // Given back at once, then watched (F-3): an app the batch delivered to may still pull its
+        // window forward as its effect lands, after the failure.
+        if (borrow_here) return give_back_and_watch(desktop_, *borrow_here, gc);
         if (hold && hold->borrow) {  // F-6: at once, not at the batch end
             hold->borrow->also_ours = hold->acted;
-            ForegroundEvidence fe = give_back(desktop_, *hold->borrow, gc);
+            ForegroundEvidence fe = give_back_and_watch(desktop_, *hold->borrow, gc);
             if (hold->borrow->borrowed) ++hold->give_backs;
             hold->returned = fe;
             hold->borrow.reset();
@@ -263,6 +276,9 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
     // by someone else while the tool waited (settle, user, quiesce) is reported, not undone (F-4).
     const WindowId front_before = desktop_.foreground();
     const bool moved_before_delivery = !tool_moved_front && front_before != front_at_start;
+    if (moved_before_delivery && hold != nullptr && front_before != no_window && !batch_window(front_before)) {
+        hold->owner = front_before;  // F-4: someone else moved the front while the tool waited
+    }
     // Only a process the tool had delivered to before this step can be reacting to the tool.
     const auto grabber = desktop_.window(front_before);
     const bool delivered_to_it = grabber && quiet_after_.count(grabber->pid) != 0;
@@ -298,7 +314,7 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
         }
     }
     if (!ev.delivered) {
-        if (borrow_here && gives_back_on_failure) ev.foreground = give_back(desktop_, *borrow_here, gc);
+        if (borrow_here && gives_back_on_failure) ev.foreground = give_back_and_watch(desktop_, *borrow_here, gc);
         return fail(Error{ErrorKind::DeliveryFailed, "the desktop answered " + std::string(to_string(status))});
     }
 
@@ -333,11 +349,24 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
                                            related_to_target(desktop_, front_before, r.target);
         // In a batch, a grab by any window the batch delivered to is the tool's doing too.
         const std::vector<WindowId> acted = hold != nullptr ? hold->acted : std::vector<WindowId>{};
-        ev.foreground = watch_after_background_action(desktop_, r.target,
-                                                      grabbed_while_waiting ? front_at_start : front_before, gc, acted);
+        WindowId owed = grabbed_while_waiting ? front_at_start : front_before;
+        // A grab by the batch's own app that the desktop refused to undo earlier is not the owner.
+        const bool held_in_front = hold != nullptr && hold->borrow && related_to_target(desktop_, owed, hold->borrow->target);
+        if (hold != nullptr && !held_in_front && owed != hold->owner && batch_window(owed) && desktop_.window(hold->owner)) {
+            owed = hold->owner;
+        }
+        ev.foreground = watch_after_background_action(desktop_, r.target, owed, gc, acted);
     }
     if (moved_before_borrow && !ev.foreground.changed_by) ev.foreground.changed_by = "another-window";
     if (moved_before_delivery && !ev.foreground.changed_by) ev.foreground.changed_by = "another-window";
+    if (hold != nullptr) {
+        // Whoever holds the front now, if not the batch's own doing, is whom it is owed to (F-4).
+        const WindowId front_now = desktop_.foreground();
+        const bool ours_now = (hold->borrow && related_to_target(desktop_, front_now, hold->borrow->target)) ||
+                              std::any_of(hold->acted.begin(), hold->acted.end(),
+                                          [&](WindowId a) { return related_to_target(desktop_, front_now, a); });
+        if (front_now != no_window && !ours_now) hold->owner = front_now;
+    }
 
     // E-3: the element acted on and the focused element come back as refs.
     if (t.node != nullptr) {
@@ -372,6 +401,7 @@ Verdict Tool::observe_dependency(const StepReport& dep) {
 BatchReport Tool::batch(std::span<const Request> requests) {
     BatchReport out;
     Hold hold;
+    hold.owner = desktop_.foreground();
     const std::size_t n = std::min(requests.size(), batch_steps_max);
     for (std::size_t i = 0; i < n; ++i) {
         Request r = requests[i];

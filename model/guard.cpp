@@ -105,9 +105,18 @@ ForegroundEvidence give_back(Desktop& desktop, const Borrow& borrow, const Guard
 
 ForegroundEvidence give_back_and_watch(Desktop& desktop, const Borrow& borrow, const GuardConfig& config) {
     ForegroundEvidence ev = give_back(desktop, borrow, config);
-    if (!ev.borrowed || !ev.restored || ev.changed_by) return ev;
+    if (!ev.borrowed) return ev;
+    // Watch in every case (F-3): after a give-back; after one the desktop refused (the window left in
+    // front is not asked for again until the front moves); and after leaving the front to a window
+    // that took it (F-4) — a later grab by the target's app is still the tool's to undo.
+    const WindowId front = desktop.foreground();
+    bool ours = related_to_target(desktop, front, borrow.target);
+    for (const WindowId w : borrow.also_ours) ours = ours || related_to_target(desktop, front, w);
+    const bool left_alone = !ev.restored && !ours;
+    const WindowId owed = left_alone ? front : borrow.prev;
+    const WindowId refused_front = ev.restored || left_alone ? no_window : front;
     const ForegroundEvidence watched =
-        watch_after_background_action(desktop, borrow.target, borrow.prev, config, borrow.also_ours);
+        watch_after_background_action(desktop, borrow.target, owed, config, borrow.also_ours, refused_front);
     if (watched.changed_by) ev.changed_by = watched.changed_by;
     if (watched.borrowed) {
         ev.restored = watched.restored;  // the app took it again and was put back (F-3)
@@ -117,14 +126,17 @@ ForegroundEvidence give_back_and_watch(Desktop& desktop, const Borrow& borrow, c
 }
 
 ForegroundEvidence watch_after_background_action(Desktop& desktop, WindowId target, WindowId before,
-                                                 const GuardConfig& config, const std::vector<WindowId>& also_ours) {
+                                                 const GuardConfig& config, const std::vector<WindowId>& also_ours,
+                                                 WindowId refused_front) {
     ForegroundEvidence ev;
+    WindowId given_up_on = refused_front;  // the desktop refused to move it: ask again only after the front moves
     const TimeMs start = desktop.now_ms();
     assert(config.app_watch_poll_ms > 0);
     WindowId expected = before;  // who should hold the front: moves by others are accepted (F-4)
     for (std::size_t i = 0; i < poll_iterations_max; ++i) {
         const WindowId front = desktop.foreground();
-        if (front != expected) {
+        if (front != given_up_on) given_up_on = no_window;
+        if (front != expected && front != given_up_on) {
             bool ours = related_to_target(desktop, front, target);
             for (const WindowId w : also_ours) ours = ours || related_to_target(desktop, front, w);
             if (!ours) {
@@ -139,7 +151,8 @@ ForegroundEvidence watch_after_background_action(Desktop& desktop, WindowId targ
                 ev.restored = expected != no_window && request_with_retry(desktop, expected, retried);
                 ev.retried_after_refusal = ev.retried_after_refusal || retried;
                 ev.duration_ms = desktop.now_ms() - taken_at;
-                if (!ev.restored) return ev;
+                // Refused even after F24: keep watching to the end, another grab may follow (F-3).
+                if (!ev.restored) given_up_on = front;
             }
         }
         if (desktop.now_ms() - start >= config.app_watch_ms) break;

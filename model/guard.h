@@ -46,7 +46,8 @@ ForegroundEvidence give_back_and_watch(Desktop& desktop, const Borrow& borrow, c
 // or a popup the target owns); give it back and record by:"app". Unrelated changes are reported.
 ForegroundEvidence watch_after_background_action(Desktop& desktop, WindowId target, WindowId before,
                                                  const GuardConfig& config,
-                                                 const std::vector<WindowId>& also_ours = {});
+                                                 const std::vector<WindowId>& also_ours = {},
+                                                 WindowId refused_front = no_window);
 
 // True when `w` is the target, a window of the target's process, or owned (transitively) by it.
 bool related_to_target(Desktop& desktop, WindowId w, WindowId target);

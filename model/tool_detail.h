@@ -14,6 +14,9 @@ struct Tool::Hold {
     std::optional<ForegroundEvidence> returned;  // set when given back early (F-6)
     bool interfered = false;  // another window took the front from the held borrow (F-4)
     std::vector<WindowId> acted;  // windows the batch delivered to: a grab by one of them is ours
+    // Who the front is owed to: the window in front when the batch began, or whoever else took it
+    // since (F-4). A give-back never goes to a window of the batch's own apps instead (F-3).
+    WindowId owner = no_window;
 };
 }  // namespace deskcheck
 

@@ -189,6 +189,11 @@ CheckResult batch_stops_at_first_failure(const sim::Scenario& scenario, const Ru
 }
 
 // ---- foreground_returned (F-1..F-6) -------------------------------------------------------------
+//
+// An independent reference: from the scenario (who is related to whom, F-3), the ground-truth ledger
+// (foreground history, requests, deliveries, F24 presses) and the run's own configuration (the F-3
+// watch), decide who must own the front when each call of the tool is over. Nothing in model/ is
+// called. Each segment (a batch, or a single action) is judged on its own.
 
 namespace {
 
@@ -198,7 +203,6 @@ bool segment_reports_change(const RunResult& run, const Segment& seg) {
     }
     return seg.batch_report && run.batches[*seg.batch_report].foreground.changed_by.has_value();
 }
-
 
 bool related_to_any_target(const RunResult& run, const sim::Scenario& scenario, const Segment& seg, WindowId w) {
     for (std::size_t i : seg.reports) {
@@ -229,14 +233,25 @@ std::vector<WindowId> targets_so_far(const RunResult& run, const Segment& seg, s
         // (the delivery failed) counts for the target window itself (F-3 watches it), not its relatives.
         const auto& t = run.timings[i];
         const bool attempted_before = t.attempts_begin < c.attempts_before && first_attempt_ms(run, t).has_value();
-        const bool delivered = run.steps[i].result.evidence.delivered;
+        const bool delivered = std::any_of(run.truth().attempts.begin() + static_cast<std::ptrdiff_t>(t.attempts_begin),
+                                           run.truth().attempts.begin() + static_cast<std::ptrdiff_t>(std::min(t.attempts_end, c.attempts_before)),
+                                           [&](const sim::Attempt& a) { return a.outcome == sim::AttemptOutcome::Delivered && a.step >= 0; });
         if (attempted_before && (delivered || !delivered_only || c.to == run.steps[i].request.target)) {
             out.push_back(run.steps[i].request.target);
         }
     }
+    if (delivered_only) return out;
+    // A target the tool brought to the front (a borrow, even one whose delivery never happened) is
+    // under the F-3 watch too: its windows coming forward look like its app's reaction.
+    const auto& changes = run.truth().foreground_changes;
+    for (std::size_t k = seg.changes_begin; k < change && k < changes.size(); ++k) {
+        if (changes[k].by != "tool") continue;
+        for (std::size_t i : seg.reports) {
+            if (run.steps[i].request.target == changes[k].to) out.push_back(changes[k].to);
+        }
+    }
     return out;
 }
-
 
 // When the tool last delivered to a window related to the one that took the front.
 std::optional<TimeMs> last_delivery_to_related_ms(const RunResult& run, const sim::Scenario& scenario,
@@ -249,34 +264,111 @@ std::optional<TimeMs> last_delivery_to_related_ms(const RunResult& run, const si
     return last;
 }
 
-
-// A give-back the desktop refused even after F24 (S-7): the report says "restored:false".
-bool last_request_refused(const RunResult& run, const Segment& seg) {
-    const auto& requests = run.truth().foreground_requests;
-    if (seg.requests_end > seg.requests_begin && seg.requests_end <= requests.size() &&
-        requests[seg.requests_end - 1].answer == ForegroundAnswer::Refused) {
-        return true;
-    }
-    for (std::size_t i : seg.reports) {
-        const auto& fg = run.steps[i].result.evidence.foreground;
-        if (fg.borrowed && !fg.restored && !fg.held) return true;
-    }
-    return false;
+// The F24 key (F-1) is a real key press the tool makes outside any step, on no window.
+bool is_f24_press(const sim::Attempt& a) {
+    return a.step == sim::no_step && a.method == DeliveryMethod::RealInput && a.window == no_window;
 }
 
+// How the segment's last foreground request ended, from the ledger alone (S-7: the desktop may
+// refuse). `tried_f24`: refused, then F24 pressed and either the press failed or the request was
+// refused again — everything F-1 asks of the tool was done.
+struct LastRequest {
+    const sim::ForegroundRequest* request = nullptr;
+    bool refused = false;
+    bool tried_f24 = false;
+};
+
+LastRequest last_request(const RunResult& run, std::size_t begin, std::size_t end) {
+    const auto& requests = run.truth().foreground_requests;
+    const auto& attempts = run.truth().attempts;
+    LastRequest out;
+    if (end <= begin || end > requests.size()) return out;
+    const auto& last = requests[end - 1];
+    out.request = &last;
+    out.refused = last.answer == ForegroundAnswer::Refused;
+    if (!out.refused) return out;
+    // Refused once, F24 pressed, refused again.
+    if (end - 1 > begin) {
+        const auto& prev = requests[end - 2];
+        if (prev.window == last.window && prev.answer == ForegroundAnswer::Refused) {
+            for (std::size_t i = prev.attempts_before; i < last.attempts_before && i < attempts.size(); ++i) {
+                if (is_f24_press(attempts[i])) out.tried_f24 = true;
+            }
+        }
+    }
+    // Refused, then the F24 press itself failed (nothing to retry with).
+    for (std::size_t i = last.attempts_before; i < attempts.size(); ++i) {
+        if (is_f24_press(attempts[i]) && attempts[i].outcome != sim::AttemptOutcome::Delivered) out.tried_f24 = true;
+        if (is_f24_press(attempts[i])) break;
+    }
+    return out;
+}
+
+// F-5, counted from the ledger: a borrow is a move by the tool onto a segment target from a window
+// that is none of the segment's targets nor related to one (moving the hold between targets, or
+// taking back a target app's grab, is not a new borrow).
+std::uint32_t borrows_in(const RunResult& run, const sim::Scenario& scenario, const Segment& seg, std::size_t end) {
+    std::uint32_t n = 0;
+    const auto& changes = run.truth().foreground_changes;
+    for (std::size_t i = seg.changes_begin; i < end && i < changes.size(); ++i) {
+        const auto& c = changes[i];
+        if (c.by != "tool") continue;
+        if (related_to_any_target(run, scenario, seg, c.to) && !related_to_any_target(run, scenario, seg, c.from)) ++n;
+    }
+    return n;
+}
+
+// The end of the segment's F-3 obligation: its last delivery or foreground move plus the watch.
+std::optional<TimeMs> watch_end_ms(const RunResult& run, const Segment& seg) {
+    std::optional<TimeMs> last;
+    const auto& truth = run.truth();
+    for (std::size_t i : seg.reports) {
+        const auto& t = run.timings[i];
+        for (std::size_t k = t.attempts_begin; k < t.attempts_end && k < truth.attempts.size(); ++k) {
+            const auto& a = truth.attempts[k];
+            if (a.outcome == sim::AttemptOutcome::Delivered && a.step >= 0) last = std::max(last.value_or(0), a.at_ms);
+        }
+    }
+    // A borrow or its give-back starts a watch; taking back an app's grab does not start a new one.
+    for (std::size_t k = seg.changes_begin; k < seg.changes_end && k < truth.foreground_changes.size(); ++k) {
+        const auto& c = truth.foreground_changes[k];
+        const auto& prev = truth.foreground_changes[k > 0 ? k - 1 : k];
+        const bool answers_a_grab = k > 0 && prev.by != "tool" && c.from == prev.to && c.to == prev.from;
+        if (c.by == "tool" && !answers_a_grab) last = std::max(last.value_or(0), c.at_ms);
+    }
+    if (!last) return std::nullopt;  // the tool touched nothing: nothing of its doing to watch for
+    return *last + run.config.app_watch_ms;
+}
 
 }  // namespace
 
 CheckResult foreground_returned(const sim::Scenario& scenario, const RunResult& run) {
     const auto& changes = run.truth().foreground_changes;
-    const TimeMs watch_ms = ToolConfig{}.app_watch_ms;
+    const TimeMs watch_ms = run.config.app_watch_ms;
     std::uint32_t judged = 0;
-    for (const Segment& seg : run.segments) {
-        if (seg.foreground_before == no_window && seg.foreground_after != no_window) {
-            return CheckResult::cannot_judge("no window was in front before: there is nothing to give back to");
-        }
+    std::uint32_t not_judged = 0;
+    std::string why_not;
+    if (run.timings.size() != run.steps.size()) return CheckResult::cannot_judge("step timings missing");
+    for (std::size_t si = 0; si < run.segments.size(); ++si) {
+        const Segment& seg = run.segments[si];
         const std::optional<std::uint32_t> step =
             seg.reports.empty() ? std::nullopt : std::optional<std::uint32_t>(run.steps[seg.reports.back()].index);
+        if (seg.foreground_before == no_window && seg.foreground_after != no_window) {
+            ++not_judged;
+            why_not = "no window was in front before: there is nothing to give back to";
+            continue;
+        }
+        // The horizon: the tool's return — and for its last call, when nothing of the tool runs
+        // after it, the end of the F-3 watch (an app grab the tool should still have been watching
+        // for, after it returned, is judged too).
+        std::size_t changes_end = seg.changes_end;
+        WindowId front_after = seg.foreground_after;
+        if (si + 1 == run.segments.size()) {
+            const auto horizon = watch_end_ms(run, seg);
+            while (horizon && changes_end < changes.size() && changes[changes_end].at_ms <= *horizon) {
+                front_after = changes[changes_end++].to;
+            }
+        }
         // Who should hold the front once the tool and its targets' apps undo their moves: the
         // window from before, or whoever else (the user, another window, an unrelated app) took it
         // last (F-4: left alone). After a grab by a target's app, the tool may give back to any
@@ -285,7 +377,8 @@ CheckResult foreground_returned(const sim::Scenario& scenario, const RunResult& 
         std::vector<WindowId> owners{owner};
         std::vector<WindowId> acceptable{owner};
         bool someone_else = false;
-        for (std::size_t i = seg.changes_begin; i < seg.changes_end && i < changes.size(); ++i) {
+        WindowId owner_in_call = owner;
+        for (std::size_t i = seg.changes_begin; i < changes_end && i < changes.size(); ++i) {
             const auto& c = changes[i];
             if (c.by == "tool") continue;
             const auto acted = targets_so_far(run, seg, i);
@@ -303,45 +396,69 @@ CheckResult foreground_returned(const sim::Scenario& scenario, const RunResult& 
             }
             if (c.by == "app" && related_to_targets) {
                 const auto last = last_delivery_to_related_ms(run, scenario, c);
-                if (last && c.at_ms > *last + watch_ms) {
-                    return CheckResult::cannot_judge("the app took the foreground after the 350 ms watch (F-3)");
-                }
                 acceptable = owners;
+                if (last && c.at_ms > *last + watch_ms) {
+                    // After the F-3 watch of the delivery that could have caused it: the tool no longer
+                    // owes a give-back, and may still recognise its target's app — either is right.
+                    owners.push_back(c.to);
+                    acceptable = owners;
+                }
                 continue;
             }
             owner = c.to;
             owners.push_back(owner);
-            someone_else = true;
+            if (i < seg.changes_end) {  // while the tool ran: the report must say so (F-4)
+                someone_else = true;
+                owner_in_call = owner;
+            }
             acceptable = {owner};
             // A user bringing a target's window forward looks like an app grab to the tool (F-3).
             if (related_to_targets || related_to_tried || delivered_to_relative_before(run, scenario, c)) acceptable = owners;
         }
-        const bool ok = std::find(acceptable.begin(), acceptable.end(), seg.foreground_after) != acceptable.end();
-        if (!ok && last_request_refused(run, seg)) {
-            return CheckResult::cannot_judge("the desktop refused to give the foreground back, even after F24 (S-7)");
-        }
+        const bool ok = std::find(acceptable.begin(), acceptable.end(), front_after) != acceptable.end();
         if (!ok) {
+            // S-7: the desktop may refuse the give-back. Excused only when the ledger shows the tool
+            // asked for a rightful owner, pressed F24 and was refused again (or the press failed).
+            const LastRequest lr = last_request(run, seg.requests_begin, seg.requests_end);
+            const bool asked_rightful = lr.request != nullptr &&
+                                        std::find(acceptable.begin(), acceptable.end(), lr.request->window) != acceptable.end();
+            if (lr.refused && asked_rightful && !lr.tried_f24) {
+                return CheckResult::violated("foreground_returned", step,
+                                             "the give-back to w" + std::to_string(lr.request->window) +
+                                                 " was refused and the tool did not press F24 and ask again (F-1)");
+            }
+            if (lr.refused && asked_rightful && front_after == seg.foreground_after) {
+                ++not_judged;
+                why_not = "the desktop refused the give-back to the rightful window even after F24 (S-7)";
+                continue;
+            }
             return CheckResult::violated("foreground_returned", step,
                                          std::string(seg.batch ? "the batch" : "the single action") + " ended with w" +
-                                             std::to_string(seg.foreground_after) + " in front; expected w" +
+                                             std::to_string(front_after) + " in front; expected w" +
                                              std::to_string(acceptable.back()) + " (before: w" +
-                                             std::to_string(seg.foreground_before) + ")");
+                                             std::to_string(seg.foreground_before) + ")" +
+                                             (changes_end > seg.changes_end ? ", judged through the F-3 watch after the tool returned" : ""));
         }
-        if (someone_else && seg.foreground_after == owner && owner != seg.foreground_before &&
-            !related_to_any_target(run, scenario, seg, owner) && !segment_reports_change(run, seg)) {
+        if (someone_else && seg.foreground_after == owner_in_call && owner_in_call != seg.foreground_before &&
+            !related_to_any_target(run, scenario, seg, owner_in_call) && !segment_reports_change(run, seg)) {
             return CheckResult::violated("foreground_returned", step,
                                          "another window took the foreground and the report does not say so (F-4)");
         }
-        if (seg.batch_report) {
-            const auto& b = run.batches[*seg.batch_report];
-            if (b.borrows > 1 && !someone_else) {
+        if (seg.batch) {
+            const std::uint32_t borrows = borrows_in(run, scenario, seg, seg.changes_end);
+            if (borrows > 1 && !someone_else) {
                 return CheckResult::violated("foreground_returned", step,
-                                             "the batch borrowed the foreground " + std::to_string(b.borrows) + " times (F-5)");
+                                             "the batch took the foreground from another window " + std::to_string(borrows) +
+                                                 " times with nobody else moving it in between (F-5)");
             }
         }
         ++judged;
     }
-    return CheckResult::holds(judged);
+    if (judged == 0 && not_judged > 0) return CheckResult::cannot_judge(why_not);
+    CheckResult r = CheckResult::holds(judged);
+    r.not_judged_items = not_judged;
+    r.why_partly_not_judged = why_not;
+    return r;
 }
 
 // ---- verdict_sound (V-1, V-2, D-1..D-3) ---------------------------------------------------------

@@ -32,6 +32,9 @@ struct CheckResult {
     std::optional<Violation> violation;  // when Violated
     std::string why_not_judged;          // when CannotJudge
     std::uint32_t judged = 0;            // how many items (steps, clicks, segments) were judged
+    // Holds on the items judged, while others (segments, steps) could not be: how many, and why.
+    std::uint32_t not_judged_items = 0;
+    std::string why_partly_not_judged;
 
     static CheckResult holds(std::uint32_t judged_items);
     static CheckResult cannot_judge(std::string why);

@@ -154,6 +154,7 @@ public:
         sim::Sim& desk = *out_.sim;
         const RuleSet& rules = options_.rules != nullptr ? *options_.rules : rules_for(scenario_);
         out_.rules = std::string(rules.name);
+        out_.config = options_.tool;
         out_.batch_mode = scenario_.batch;
         out_.foreground_at_start = desk.foreground();
         Tool tool(desk, rules, options_.tool);

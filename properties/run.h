@@ -75,6 +75,7 @@ struct Segment {
 
 struct RunResult {
     std::string rules;                       // the rule set's name
+    ToolConfig config;                       // the tool's configuration in this run (checks read its bounds here)
     bool batch_mode = true;
     std::vector<Request> requests;           // index = scenario step (launch steps: kind Observe, unused)
     std::vector<std::optional<ElementId>> targets;  // the scenario control each step is about

@@ -133,6 +133,7 @@ struct ForegroundRequest {
     WindowId window = no_window;
     ForegroundAnswer answer = ForegroundAnswer::Granted;
     std::string reason;  // "refused (fault)", "unknown window", "last input (F24)", ...
+    std::size_t attempts_before = 0;  // how many deliver() calls had happened: orders it among them
 };
 
 // Every read through the port. `returned` is the printed answer (nullopt: unreadable, V-2).

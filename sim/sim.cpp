@@ -258,7 +258,7 @@ ForegroundAnswer Sim::request_foreground(WindowId id) {
         answer = ForegroundAnswer::Refused;
         reason = "refused (fault)";
     }
-    truth_.foreground_requests.push_back(ForegroundRequest{now_, id, answer, reason});
+    truth_.foreground_requests.push_back(ForegroundRequest{now_, id, answer, reason, truth_.attempts.size()});
     const bool granted = answer == ForegroundAnswer::Granted;
     if (trace_.on) trace_.add(now_, TraceKind::Request, "w" + std::to_string(id),
                std::string(granted ? "granted" : "refused") + (reason.empty() ? "" : " (" + reason + ")"));
