@@ -240,6 +240,7 @@ void add_stats(props::PropertyStats& total, const props::PropertyStats& p) {
     total.violated += p.violated;
     total.cannot_judge += p.cannot_judge;
     for (const auto& [why, n] : p.why_not_judged) total.why_not_judged[why] += n;
+    for (const auto& [why, n] : p.why_partly_not_judged) total.why_partly_not_judged[why] += n;
 }
 
 void add_campaign(props::CampaignResult& total, const props::CampaignResult& r) {
@@ -248,7 +249,7 @@ void add_campaign(props::CampaignResult& total, const props::CampaignResult& r) 
         auto it = std::find_if(total.properties.begin(), total.properties.end(),
                                [&](const props::PropertyStats& q) { return q.name == p.name; });
         if (it == total.properties.end()) {
-            total.properties.push_back(props::PropertyStats{p.name, p.spec, 0, 0, 0, 0, {}});
+            total.properties.push_back(props::PropertyStats{p.name, p.spec, 0, 0, 0, 0, {}, {}});
             it = total.properties.end() - 1;
         }
         add_stats(*it, p);
@@ -478,6 +479,10 @@ void add_coverage_warnings(Summary& out) {
     }
     for (const auto& p : out.campaign.properties) {
         if (p.gave_up()) out.warnings.push_back("property " + p.name + " gave up: could not judge most cases");
+        else if (p.blind_spot()) {
+            out.warnings.push_back("property " + p.name + " could not judge " + std::to_string(p.not_judged_permille()) +
+                                   " per mille of cases (more than 1 %)");
+        }
     }
 }
 

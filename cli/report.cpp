@@ -23,6 +23,9 @@ nlohmann::ordered_json campaign_json(const props::CampaignResult& r, const std::
         nlohmann::ordered_json pj{{"name", p.name}, {"spec", p.spec}, {"cases", p.cases}, {"holds", p.holds},
                                   {"violated", p.violated}, {"cannot_judge", p.cannot_judge}, {"gave_up", p.gave_up()}};
         pj["why_not_judged"] = p.why_not_judged;
+        pj["not_judged_permille"] = p.not_judged_permille();
+        pj["blind_spot"] = p.blind_spot();  // more than 1 % of cases not judged
+        pj["why_partly_not_judged"] = p.why_partly_not_judged;
         j["properties"].push_back(pj);
     }
     j["verdicts"] = r.verdicts;

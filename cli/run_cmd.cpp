@@ -58,7 +58,19 @@ void print_campaign_text(const props::CampaignResult& r, std::ostream& out) {
         out << std::left << std::setw(30) << p.name << std::setw(18) << p.spec << std::right << std::setw(7) << p.cases
             << std::setw(8) << p.holds << std::setw(10) << p.violated << std::setw(11) << p.cannot_judge << "  "
             << verdict << "\n";
-        for (const auto& [why, n] : p.why_not_judged) out << "      not judged x" << n << ": " << why << "\n";
+        for (const auto& [why, n] : p.why_not_judged) {
+            out << "      not judged x" << n << " (" << std::fixed << std::setprecision(2)
+                << 100.0 * n / std::max<std::uint32_t>(1, p.cases) << " %): " << why << "\n";
+        }
+        for (const auto& [why, n] : p.why_partly_not_judged) {
+            out << "      judged in part x" << n << " (a segment or step left out): " << why << "\n";
+        }
+    }
+    for (const auto& p : r.properties) {
+        if (p.blind_spot()) {
+            out << "warning: " << p.name << " could not judge " << std::fixed << std::setprecision(2)
+                << 100.0 * p.cannot_judge / std::max<std::uint32_t>(1, p.cases) << " % of cases (more than 1 %)\n";
+        }
     }
     out << "\nverdicts:";
     for (const auto& [k, n] : r.verdicts) {

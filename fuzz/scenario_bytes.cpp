@@ -374,6 +374,8 @@ bool is_dependency_target(const Scenario& s, const Step& step) {
     return false;
 }
 
+inline constexpr std::uint32_t electron_ref_click_permille = 20;
+
 Step draw_step_on(Draw& d, const Window& w, const Control& c) {
     Step step;
     step.window = w.id;
@@ -384,7 +386,10 @@ Step draw_step_on(Draw& d, const Window& w, const Control& c) {
         else step.keys = std::string(d.pick(hotkeys));
         return step;
     }
-    if (d.chance(200)) {
+    // Electron's tree is opaque (no refs): an agent clicks it by coordinates. A click by ref there
+    // is a request the tool rejects (bad_request) — kept rare, where the rejection is the point.
+    const bool opaque = w.framework == Framework::Electron && !d.chance(electron_ref_click_permille);
+    if (opaque || d.chance(200)) {
         step.kind = StepKind::ClickAt;
         step.control.reset();
         step.point = center_of(c.bounds);

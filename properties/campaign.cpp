@@ -120,6 +120,7 @@ CampaignResult run_campaign(const CampaignOptions& o) {
             const CheckResult r = run_check(*check, scenario, run, ro);
             ++stats.cases;
             if (r.status == CheckStatus::Holds) ++stats.holds;
+            if (r.status == CheckStatus::Holds && r.not_judged_items > 0) ++stats.why_partly_not_judged[r.why_partly_not_judged];
             if (r.status == CheckStatus::CannotJudge) {
                 ++stats.cannot_judge;
                 ++stats.why_not_judged[r.why_not_judged];

@@ -39,7 +39,12 @@ struct PropertyStats {
     std::uint32_t violated = 0;
     std::uint32_t cannot_judge = 0;                        // STYLE 7: said so, not counted as passes
     std::map<std::string, std::uint32_t> why_not_judged;   // reason -> count
+    // Cases judged Holds on some items while others (a segment, a step) could not be: reason -> count.
+    std::map<std::string, std::uint32_t> why_partly_not_judged;
     bool gave_up() const { return cases > 0 && cannot_judge * 2 > cases; }
+    // The share of cases not judged, per mille of cases; above 10 (1 %) the population is warned about.
+    std::uint32_t not_judged_permille() const { return cases == 0 ? 0 : static_cast<std::uint32_t>(std::uint64_t{cannot_judge} * 1000 / cases); }
+    bool blind_spot() const { return std::uint64_t{cannot_judge} * 100 > cases; }
 };
 
 struct Counterexample {

@@ -4,6 +4,7 @@
 #include <array>
 #include <cassert>
 #include <cstdlib>
+#include <map>
 #include <set>
 
 namespace deskcheck::props {
@@ -353,19 +354,23 @@ CheckResult foreground_returned(const sim::Scenario& scenario, const RunResult& 
         const Segment& seg = run.segments[si];
         const std::optional<std::uint32_t> step =
             seg.reports.empty() ? std::nullopt : std::optional<std::uint32_t>(run.steps[seg.reports.back()].index);
-        if (seg.foreground_before == no_window && seg.foreground_after != no_window) {
-            ++not_judged;
-            why_not = "no window was in front before: there is nothing to give back to";
-            continue;
-        }
+        // Nothing in front before (F-1 records before = none): there is nothing to give back to, so
+        // leaving the target (or a window of its app) in front is right, and so is nothing.
+        const bool nothing_before = seg.foreground_before == no_window;
         // The horizon: the tool's return — and for its last call, when nothing of the tool runs
         // after it, the end of the F-3 watch (an app grab the tool should still have been watching
         // for, after it returned, is judged too).
         std::size_t changes_end = seg.changes_end;
         WindowId front_after = seg.foreground_after;
         if (si + 1 == run.segments.size()) {
-            const auto horizon = watch_end_ms(run, seg);
-            while (horizon && changes_end < changes.size() && changes[changes_end].at_ms <= *horizon) {
+            auto horizon = watch_end_ms(run, seg);
+            // A launch after the segment (F-8) is the tool at work again: judge only up to it.
+            std::optional<TimeMs> launch_at;
+            for (const auto& l : run.truth().launches) {
+                if (l.at_ms >= seg.ended_ms && (!launch_at || l.at_ms < *launch_at)) launch_at = l.at_ms;
+            }
+            while (horizon && changes_end < changes.size() && changes[changes_end].at_ms <= *horizon &&
+                   (!launch_at || changes[changes_end].at_ms < *launch_at)) {
                 front_after = changes[changes_end++].to;
             }
         }
@@ -415,7 +420,8 @@ CheckResult foreground_returned(const sim::Scenario& scenario, const RunResult& 
             // A user bringing a target's window forward looks like an app grab to the tool (F-3).
             if (related_to_targets || related_to_tried || delivered_to_relative_before(run, scenario, c)) acceptable = owners;
         }
-        const bool ok = std::find(acceptable.begin(), acceptable.end(), front_after) != acceptable.end();
+        const bool ok = std::find(acceptable.begin(), acceptable.end(), front_after) != acceptable.end() ||
+                        (nothing_before && !someone_else && related_to_any_target(run, scenario, seg, front_after));
         if (!ok) {
             // S-7: the desktop may refuse the give-back. Excused only when the ledger shows the tool
             // asked for a rightful owner, pressed F24 and was refused again (or the press failed).
@@ -559,8 +565,32 @@ bool covers(const TrueState& t) {
 // Why this step cannot be judged: a fault the tool does not promise to survive shaped its reads.
 std::optional<std::string> unjudgeable(const StepFacts& s) {
     const auto& truth = s.run.truth();
+    // Only the reads the verdict rests on: per field, the last one before the first delivery (the
+    // before-reading) and the last two of the step (the after-reading and the one it was found
+    // stable against). A stale read among the polls in between decides nothing.
+    std::size_t first_attempt_read = s.timing.reads_end;
     for (std::size_t i = s.timing.reads_begin; i < s.timing.reads_end && i < truth.reads.size(); ++i) {
-        if (truth.reads[i].fault == "stale") return "a stale read (S-7) fed this verdict";
+        if (truth.reads[i].attempts_before > s.timing.attempts_begin) {
+            first_attempt_read = i;
+            break;
+        }
+    }
+    std::map<std::string, std::vector<std::size_t>> by_field;
+    for (std::size_t i = s.timing.reads_begin; i < s.timing.reads_end && i < truth.reads.size(); ++i) {
+        if (s.report.element && truth.reads[i].element == *s.report.element) by_field[truth.reads[i].field].push_back(i);
+    }
+    for (const auto& [field, idx] : by_field) {
+        std::vector<std::size_t> deciding;
+        for (auto it = idx.rbegin(); it != idx.rend(); ++it) {
+            if (*it < first_attempt_read) {
+                deciding.push_back(*it);
+                break;
+            }
+        }
+        for (std::size_t k = 0; k < 2 && k < idx.size(); ++k) deciding.push_back(idx[idx.size() - 1 - k]);
+        for (std::size_t i : deciding) {
+            if (truth.reads[i].fault == "stale") return "a stale read (S-7) is one this verdict rests on";
+        }
     }
     for (const auto& e : truth.effects) {
         if (e.at_ms < s.timing.began_ms || e.at_ms > s.timing.ended_ms || e.window != s.window()) continue;
@@ -721,7 +751,13 @@ CheckResult click_lands_on_target(const sim::Scenario& scenario, const RunResult
         const WindowId on_top = d.on_top.value_or(d.hit_window);
         const bool rounded = d.landed && !(*d.landed == *step.point);
         if (on_top != step.window && !related(scenario, on_top, step.window) && rounded) {
-            return CheckResult::cannot_judge("DPI rounding moved the click onto another window's edge (E-6)");
+            // The point meant hit the target; integer DPI rounding (E-6) moved it onto a neighbour's
+            // edge. Within that rounding the tool delivered what it meant: judged, and it holds.
+            const TimeMs tol = dpi_tolerance_px(scenario, step.window);
+            if (std::abs(d.landed->x - step.point->x) <= tol && std::abs(d.landed->y - step.point->y) <= tol) {
+                ++judged;
+                continue;
+            }
         }
         if (on_top != step.window && !related(scenario, on_top, step.window)) {
             return CheckResult::violated("click_lands_on_target", k,
