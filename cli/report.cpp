@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "model/evidence.h"
@@ -110,7 +111,54 @@ nlohmann::ordered_json step_json(const StepReport& s) {
     return j;
 }
 
-Replayed replay_file(const std::string& file, props::RunOptions base, const std::string& rules_override) {
+namespace {
+
+// One run of a replay: timeline, the tool's report, every property; `violated_property` says
+// whether `property` (if named) was violated.
+struct ReplayRun {
+    std::string text;
+    nlohmann::ordered_json checks = nlohmann::ordered_json::array();
+    std::optional<props::RunResult> run;
+    bool violated = false;
+    bool property_violated = false;
+    std::string property_status;
+};
+
+ReplayRun replay_run(const sim::Scenario& scenario, const props::RunOptions& options, const std::string& property) {
+    ReplayRun out;
+    out.run = props::run_scenario(scenario, options);
+    const auto& run = *out.run;
+    std::ostringstream t;
+    t << "\n-- timeline (virtual ms; reads print (unreadable) when they return nothing)\n" << sim::to_text(run.trace());
+    t << "\n-- what the tool reported\n";
+    for (const auto& s : run.steps) t << describe_step(s);
+    t << "\n-- properties\n";
+    for (const auto& c : props::all_checks()) {
+        const auto r = props::run_check(c, scenario, run, options);
+        out.violated = out.violated || r.status == props::CheckStatus::Violated;
+        if (c.name == property) {
+            out.property_violated = r.status == props::CheckStatus::Violated;
+            out.property_status = std::string(props::to_string(r.status));
+        }
+        t << "  " << c.name << " (" << c.spec << "): " << props::to_string(r.status);
+        if (r.violation) t << " at step " << (r.violation->step ? std::to_string(*r.violation->step) : "-") << " — "
+                           << r.violation->explanation;
+        if (r.status == props::CheckStatus::CannotJudge) t << " — " << r.why_not_judged;
+        t << "\n";
+        nlohmann::ordered_json cj{{"property", c.name}, {"status", props::to_string(r.status)}};
+        if (r.violation) cj["explanation"] = r.violation->explanation;
+        if (r.violation && r.violation->step) cj["step"] = *r.violation->step;
+        if (r.status == props::CheckStatus::CannotJudge) cj["why_not_judged"] = r.why_not_judged;
+        out.checks.push_back(cj);
+    }
+    out.text = t.str();
+    return out;
+}
+
+}  // namespace
+
+Replayed replay_file(const std::string& file, props::RunOptions base, const std::string& rules_override,
+                     bool run_header_mutation) {
     Replayed out;
     std::ifstream in(file, std::ios::binary);
     if (!in) {
@@ -127,48 +175,69 @@ Replayed replay_file(const std::string& file, props::RunOptions base, const std:
     auto doc = std::get<sim::ScenarioDocument>(decoded);
     if (!rules_override.empty()) doc.scenario.rules = rules_override;
     if (base.rules == nullptr) base.rules = &props::rules_for(doc.scenario);
-    const auto run = props::run_scenario(doc.scenario, base);
+    const auto& header = doc.counterexample;
+    const std::string property = header ? header->property : std::string();
+    // The header's mutation, when the command line did not choose one: a second run, the bug put back.
+    std::optional<Mutation> header_mutation;
+    if (header && header->mutation && run_header_mutation) header_mutation = *header->mutation;
     std::ostringstream t;
     t << "== " << file << "\n";
-    if (doc.counterexample) {
-        t << "counterexample: " << doc.counterexample->property << " (" << doc.counterexample->rules << " rules, seed "
-          << doc.counterexample->seed << ")\n  " << doc.counterexample->summary << "\n";
+    if (header) {
+        t << "counterexample: " << header->property << " (" << header->rules << " rules, seed " << header->seed
+          << ")\n  " << header->summary << "\n";
+        if (header->mutation) {
+            t << "  mutation that puts the bug back: " << to_string(*header->mutation)
+              << (header_mutation ? " (replayed second, below)" : " (not replayed: --mutation was given)") << "\n";
+        }
     }
     const auto size = props::size_of(doc.scenario);
     t << "scenario: " << props::to_string(size) << "; rules " << base.rules->name << "; "
       << (doc.scenario.batch ? "one batch" : "single actions") << "; mutation " << to_string(base.tool.mutation) << "\n";
-    t << "\n-- timeline (virtual ms; reads print (unreadable) when they return nothing)\n" << sim::to_text(run.trace());
-    t << "\n-- what the tool reported\n";
-    for (const auto& s : run.steps) t << describe_step(s);
-    t << "\n-- properties\n";
-    nlohmann::ordered_json checks = nlohmann::ordered_json::array();
-    for (const auto& c : props::all_checks()) {
-        const auto r = props::run_check(c, doc.scenario, run, base);
-        out.violated = out.violated || r.status == props::CheckStatus::Violated;
-        t << "  " << c.name << " (" << c.spec << "): " << props::to_string(r.status);
-        if (r.violation) t << " at step " << (r.violation->step ? std::to_string(*r.violation->step) : "-") << " — "
-                           << r.violation->explanation;
-        if (r.status == props::CheckStatus::CannotJudge) t << " — " << r.why_not_judged;
-        t << "\n";
-        nlohmann::ordered_json cj{{"property", c.name}, {"status", props::to_string(r.status)}};
-        if (r.violation) cj["explanation"] = r.violation->explanation;
-        if (r.violation && r.violation->step) cj["step"] = *r.violation->step;
-        if (r.status == props::CheckStatus::CannotJudge) cj["why_not_judged"] = r.why_not_judged;
-        checks.push_back(cj);
-    }
-    if (doc.counterexample && !doc.counterexample->expected_outcome.empty()) {
-        const bool expected_violation = doc.counterexample->expected_outcome == "violated";
+    const ReplayRun first = replay_run(doc.scenario, base, property);
+    t << first.text;
+    out.violated = first.violated;
+    if (header && !header->expected_outcome.empty()) {
+        const bool expected_violation = header->expected_outcome == "violated";
         out.matches_header = expected_violation == out.violated;
-        t << "recorded outcome: " << doc.counterexample->expected_outcome << (out.matches_header ? " (reproduced)" : " (NOT reproduced)")
+        t << "recorded outcome: " << header->expected_outcome << (out.matches_header ? " (reproduced)" : " (NOT reproduced)")
           << "\n";
+    }
+    std::optional<ReplayRun> mutated;
+    std::string mutation_name;
+    if (header_mutation) {
+        mutation_name = std::string(to_string(*header_mutation));
+        props::RunOptions with_bug = base;
+        with_bug.tool.mutation = *header_mutation;
+        t << "\n== " << file << " with the header's mutation " << to_string(*header_mutation) << "\n"
+          << "scenario: " << props::to_string(size) << "; rules " << base.rules->name << "; "
+          << (doc.scenario.batch ? "one batch" : "single actions") << "; mutation " << to_string(*header_mutation)
+          << " (from the header)\n";
+        mutated = replay_run(doc.scenario, with_bug, property);
+        t << mutated->text;
+        out.matches_header = out.matches_header && mutated->property_violated;
+        t << "with mutation " << to_string(*header_mutation) << ": " << property << " "
+          << (mutated->property_status.empty() ? std::string("?") : mutated->property_status)
+          << (mutated->property_violated ? " (the bug reproduces)" : " (NOT reproduced: expected violated)") << "\n";
     }
     t << "\n";
     out.text = t.str();
-    out.json = {{"file", file}, {"rules", base.rules->name}, {"violated", out.violated}, {"matches_header", out.matches_header}};
+    out.json = {{"file", file}, {"rules", base.rules->name}, {"mutation", to_string(base.tool.mutation)},
+                {"violated", out.violated}, {"matches_header", out.matches_header}};
     out.json["steps"] = nlohmann::ordered_json::array();
-    for (const auto& s : run.steps) out.json["steps"].push_back(step_json(s));
-    out.json["properties"] = checks;
-    out.json["trace"] = sim::to_json(run.trace());
+    for (const auto& s : first.run->steps) out.json["steps"].push_back(step_json(s));
+    out.json["properties"] = first.checks;
+    out.json["trace"] = sim::to_json(first.run->trace());
+    if (mutated) {
+        nlohmann::ordered_json m{{"mutation", mutation_name},
+                                 {"property", property},
+                                 {"status", mutated->property_status},
+                                 {"reproduced", mutated->property_violated}};
+        m["steps"] = nlohmann::ordered_json::array();
+        for (const auto& s : mutated->run->steps) m["steps"].push_back(step_json(s));
+        m["properties"] = mutated->checks;
+        m["trace"] = sim::to_json(mutated->run->trace());
+        out.json["with_header_mutation"] = m;
+    }
     return out;
 }
 

@@ -23,7 +23,11 @@ struct Replayed {
 };
 
 // Replays one scenario file: decode, run, every check; `rules_override` empty: the file's rules.
-Replayed replay_file(const std::string& file, props::RunOptions base, const std::string& rules_override);
+// When the file's counterexample header names a mutation and `run_header_mutation` is set (the
+// command line chose none), the file is run a second time with it: `matches_header` then also
+// requires the header's property to be violated there. `violated` is the first run's.
+Replayed replay_file(const std::string& file, props::RunOptions base, const std::string& rules_override,
+                     bool run_header_mutation = true);
 
 // The evidence of one step, for people (multi-line, indented).
 std::string describe_step(const StepReport& s);

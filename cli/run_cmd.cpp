@@ -162,6 +162,8 @@ int cmd_replay(const Argv& argv) {
     if (args.flag("--help")) {
         std::cout << "usage: deskcheck replay FILE... [--json] [--rules R] [--mutation M] [--no-agent]\n"
                      "replays scenario files and prints the timeline and every property's judgement.\n"
+                     "a file whose counterexample header names a mutation is replayed a second time with it\n"
+                     "(the recorded bug put back), unless --mutation chooses one.\n"
                      "exit: 0 every property holds, 1 a property is violated, 2 bad input\n";
         return exit_ok;
     }
@@ -175,7 +177,7 @@ int cmd_replay(const Argv& argv) {
     int worst = exit_ok;
     nlohmann::ordered_json all = nlohmann::ordered_json::array();
     for (const auto& file : args.positional()) {
-        const auto replayed = replay_file(file, base, rules_override);
+        const auto replayed = replay_file(file, base, rules_override, !args.option("--mutation").has_value());
         if (!replayed.error.empty()) {
             std::cerr << "deskcheck replay: " << file << ": " << replayed.error << "\n";
             worst = std::max(worst, exit_usage);

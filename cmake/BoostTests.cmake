@@ -1,10 +1,10 @@
-# deskcheck_boost_test(NAME LABEL SOURCES... [LIBS ...])
+# deskcheck_boost_test(NAME LABEL SOURCES... [LIBS ...] [ENV ...] [EXCLUDE CASE...])
 # Builds one Boost.Test executable and registers every test case it declares as its own CTest
 # test (so `ctest -N -L LABEL` lists them by name), scanning the sources for BOOST_AUTO_TEST_CASE,
 # BOOST_DATA_TEST_CASE and RC_BOOST_PROP. Suites are not used: names are global and start with
-# the SPEC ID they pin.
+# the SPEC ID they pin. EXCLUDE names cases the caller registers itself (e.g. once per data file).
 function(deskcheck_boost_test name label)
-    cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;ENV" ${ARGN})
+    cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;ENV;EXCLUDE" ${ARGN})
     add_executable(${name} ${ARG_SOURCES})
     target_link_libraries(${name} PRIVATE ${ARG_LIBS} Boost::unit_test_framework deskcheck_warnings)
     target_compile_definitions(${name} PRIVATE BOOST_TEST_DYN_LINK)
@@ -19,6 +19,14 @@ function(deskcheck_boost_test name label)
         endforeach()
     endforeach()
     list(REMOVE_DUPLICATES cases)
+    foreach(excluded IN LISTS ARG_EXCLUDE)
+        if(NOT excluded IN_LIST cases)
+            message(FATAL_ERROR "deskcheck_boost_test(${name}): EXCLUDE ${excluded} is not a test case of its sources")
+        endif()
+    endforeach()
+    if(ARG_EXCLUDE)
+        list(REMOVE_ITEM cases ${ARG_EXCLUDE})
+    endif()
     foreach(case IN LISTS cases)
         add_test(NAME ${case} COMMAND ${name} --run_test=${case} --log_level=test_suite --color_output=no
                  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})

@@ -37,6 +37,11 @@ constexpr std::array<std::string_view, 41> role_table{
     "Menu", "MenuBar", "MenuItem", "Pane", "ProgressBar", "RadioButton", "ScrollBar",
     "SemanticZoom", "Separator", "Slider", "Spinner", "SplitButton", "StatusBar", "Tab", "TabItem",
     "Table", "Text", "Thumb", "TitleBar", "ToolBar", "ToolTip", "Tree", "TreeItem", "Window"};
+// The tool mutations a counterexample header may name: every Mutation after None, in enumerator
+// order (a test compares them with to_string(Mutation)).
+constexpr std::array<std::string_view, 7> mutation_table{
+    "unreadable_as_empty", "retry_unknown_once", "no_give_back_on_failure", "restore_over_another_window",
+    "ignore_window_binding", "click_without_hit_test", "inverted_dpi"};
 
 static_assert(control_kind_table.size() == static_cast<std::size_t>(ControlKind::Group) + 1);
 static_assert(readability_table.size() == static_cast<std::size_t>(Readability::Intermittent) + 1);
@@ -44,12 +49,13 @@ static_assert(dpi_awareness_table.size() == static_cast<std::size_t>(DpiAwarenes
 static_assert(framework_table.size() == static_cast<std::size_t>(Framework::Electron) + 1);
 static_assert(event_kind_table.size() == static_cast<std::size_t>(EventKind::OccluderAppears) + 1);
 static_assert(step_kind_table.size() == static_cast<std::size_t>(StepKind::Observe) + 1);
+static_assert(mutation_table.size() == static_cast<std::size_t>(Mutation::InvertedDpi));
 
 constexpr std::array<std::string_view, 14> document_keys{
     "format", "counterexample", "seed", "rules", "batch", "monitors", "windows", "hidden", "apps",
     "foreground", "user_last_input_ms", "events", "faults", "steps"};
-constexpr std::array<std::string_view, 6> counterexample_keys{
-    "property", "rules", "seed", "summary", "step", "outcome"};
+constexpr std::array<std::string_view, 7> counterexample_keys{
+    "property", "rules", "seed", "summary", "step", "outcome", "mutation"};
 constexpr std::array<std::string_view, 4> monitor_keys{"id", "bounds", "dpi", "primary"};
 constexpr std::array<std::string_view, 11> window_keys{
     "id", "pid", "owner", "bounds", "awareness", "framework", "class_name", "title", "dirty", "form",
@@ -241,6 +247,20 @@ struct OneOf {
     }
 };
 
+// A tool mutation's name (mutation_table); "none" is refused: a header without a mutation leaves
+// the field out (or null).
+struct MutationName {
+    void operator()(Errors& errors, const Json& value, const std::string& path, Mutation& out) const {
+        if (value.is_string() && value.get_ref<const std::string&>() == to_string(Mutation::None)) {
+            errors.fail(path, "\"none\" is the tool as it is, not a mutation (leave the field out, or null)");
+            return;
+        }
+        if (const auto i = OneOf{mutation_table, "mutation"}.index(errors, value, path)) {
+            out = static_cast<Mutation>(*i + 1);
+        }
+    }
+};
+
 template <class Read>
 struct Nullable {
     Read read;
@@ -353,6 +373,7 @@ constexpr OneOf read_event_kind{event_kind_table, "event kind"};
 constexpr OneOf read_step_kind{step_kind_table, "step kind"};
 constexpr OneOf read_rule_set{rule_set_table, "rule set"};
 constexpr OneOf read_role{role_table, "role"};
+constexpr Nullable<MutationName> read_nullable_mutation{MutationName{}};
 
 // ---------------------------------------------------------------------------------------------
 // Object readers.
@@ -484,6 +505,7 @@ void read_counterexample(Errors& errors, const Json& value, const std::string& p
     f.required("summary", out.summary, read_text);
     f.optional("step", out.step, read_nullable_step_index);
     f.optional("outcome", out.expected_outcome, read_text);
+    f.optional("mutation", out.mutation, read_nullable_mutation);
 }
 
 constexpr Nullable<decltype(&read_counterexample)> read_nullable_counterexample{&read_counterexample};
@@ -799,6 +821,7 @@ OJson encode_counterexample(const CounterexampleHeader& h) {
     out["summary"] = h.summary;
     out["step"] = or_null(h.step);
     out["outcome"] = h.expected_outcome;
+    out["mutation"] = h.mutation ? OJson(to_string(*h.mutation)) : OJson(nullptr);
     return out;
 }
 
@@ -913,6 +936,7 @@ std::span<const std::string_view> event_kind_names() { return event_kind_table; 
 std::span<const std::string_view> step_kind_names() { return step_kind_table; }
 std::span<const std::string_view> rule_set_names() { return rule_set_table; }
 std::span<const std::string_view> role_names() { return role_table; }
+std::span<const std::string_view> mutation_names() { return mutation_table; }
 
 std::string_view json_name(ControlKind kind) { return name_in(control_kind_table, kind); }
 std::string_view json_name(Readability value) { return name_in(readability_table, value); }

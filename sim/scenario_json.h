@@ -22,6 +22,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/tool.h"
 #include "sim/scenario.h"
 
 namespace deskcheck::sim {
@@ -42,7 +43,7 @@ struct DecodeError {
 };
 
 // The header a counterexample file carries next to its scenario (DESIGN "Counterexamples").
-// JSON: "counterexample": {"property", "rules", "seed", "summary", "step", "outcome"}.
+// JSON: "counterexample": {"property", "rules", "seed", "summary", "step", "outcome", "mutation"}.
 struct CounterexampleHeader {
     std::string property;              // the property it violates, e.g. "no_resend_after_unknown"
     std::string rules;                 // "published" | "current"
@@ -50,6 +51,10 @@ struct CounterexampleHeader {
     std::string summary;               // one line for a human
     std::optional<std::int32_t> step;  // the step where it shows, if any (0 .. steps_max - 1)
     std::string expected_outcome;      // JSON "outcome": what replay should find ("" when unsaid)
+    // JSON "mutation" (optional, null when absent): a tool mutation (model/tool.h, spelled as
+    // `deskcheck run --mutation` takes it, never "none") that puts the recorded bug back: with it,
+    // `property` is violated (at `step`, when given), whatever `outcome` says of the tool as it is.
+    std::optional<Mutation> mutation;
     friend bool operator==(const CounterexampleHeader&, const CounterexampleHeader&) = default;
 };
 
@@ -87,6 +92,7 @@ std::span<const std::string_view> event_kind_names();
 std::span<const std::string_view> step_kind_names();
 std::span<const std::string_view> rule_set_names();  // "published", "current"
 std::span<const std::string_view> role_names();      // the UI Automation control types, sorted
+std::span<const std::string_view> mutation_names();  // the header's "mutation": every Mutation but None
 
 std::string_view json_name(ControlKind kind);
 std::string_view json_name(Readability readability);

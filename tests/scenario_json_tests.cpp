@@ -281,7 +281,7 @@ Scenario minimal_scenario() {
 
 CounterexampleHeader full_header() {
     return CounterexampleHeader{"no_resend_after_unknown", "current", 42, "a save whose outcome was unknown was sent twice",
-                                3, "violation"};
+                                3, "violation", deskcheck::Mutation::RetryUnknownOnce};
 }
 
 Scenario generated(std::uint64_t seed, const GenerateOptions& options = {}) {
@@ -418,9 +418,16 @@ BOOST_AUTO_TEST_CASE(S1_counterexample_header_round_trips_and_is_optional) {
     const Scenario alone = decoded_or_fail(decode_scenario(text));
     BOOST_TEST(encode_scenario_text(alone) == encode_scenario_text(document.scenario));
     BOOST_TEST(!encode_scenario(alone).contains("counterexample"));
-    CounterexampleHeader minimal{"p", "published", 1, "s", std::nullopt, ""};
+    CounterexampleHeader minimal{"p", "published", 1, "s", std::nullopt, "", std::nullopt};
     const ScenarioDocument bare{full_scenario(), minimal};
     BOOST_TEST((decoded_or_fail(decode_document(encode_document_text(bare))).counterexample == minimal));
+    // "mutation" is optional: a header written before it existed decodes as having none.
+    OJson without_mutation = encode_document(document);
+    without_mutation["counterexample"].erase("mutation");
+    const ScenarioDocument old_header = decoded_or_fail(decode_document(without_mutation));
+    BOOST_TEST_REQUIRE(old_header.counterexample.has_value());
+    BOOST_TEST(!old_header.counterexample->mutation.has_value());
+    BOOST_TEST(encoded["counterexample"]["mutation"] == "retry_unknown_once");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -472,6 +479,12 @@ BOOST_AUTO_TEST_CASE(S1_decode_errors_read_path_colon_reason) {
     BOOST_TEST(message("empty.json") == "/: empty input (expected a JSON object)");
     BOOST_TEST(message("truncated.json").starts_with("/: truncated or invalid JSON at byte "));
     BOOST_TEST(message("deep_nesting.json") == "/: nesting deeper than 64 levels at byte 65");
+    BOOST_TEST(message("counterexample_unknown_mutation.json") ==
+               "/counterexample/mutation: unknown mutation \"no_give_back\" (expected one of: unreadable_as_empty, "
+               "retry_unknown_once, no_give_back_on_failure, restore_over_another_window, ignore_window_binding, "
+               "click_without_hit_test, inverted_dpi)");
+    BOOST_TEST(message("counterexample_mutation_none.json") ==
+               "/counterexample/mutation: \"none\" is the tool as it is, not a mutation (leave the field out, or null)");
     BOOST_TEST(message("unknown_window_field.json").starts_with("/windows/0/bonds: unknown field \"bonds\" (expected one of: id, pid,"));
 }
 
@@ -547,7 +560,7 @@ BOOST_AUTO_TEST_CASE(S1_schema_enums_equal_the_codec_spellings) {
         {"control_kind", control_kind_names()}, {"readability", readability_names()},
         {"dpi_awareness", dpi_awareness_names()}, {"framework", framework_names()},
         {"event_kind", event_kind_names()}, {"step_kind", step_kind_names()},
-        {"rule_set", rule_set_names()}, {"role", role_names()}};
+        {"rule_set", rule_set_names()}, {"role", role_names()}, {"mutation", mutation_names()}};
     for (const auto& [name, names] : codec) {
         BOOST_TEST_CONTEXT(name) {
             BOOST_TEST_REQUIRE(schema["$defs"].contains(name));
@@ -558,6 +571,9 @@ BOOST_AUTO_TEST_CASE(S1_schema_enums_equal_the_codec_spellings) {
     // The model's own spellings agree with the file's.
     for (std::size_t i = 0; i < dpi_awareness_names().size(); ++i)
         BOOST_TEST(to_string(static_cast<DpiAwareness>(i)) == dpi_awareness_names()[i]);
+    // The header's mutations are the tool's, None left out.
+    for (std::size_t i = 0; i < mutation_names().size(); ++i)
+        BOOST_TEST(to_string(static_cast<deskcheck::Mutation>(i + 1)) == mutation_names()[i]);
     for (std::size_t i = 0; i < framework_names().size(); ++i)
         BOOST_TEST(to_string(static_cast<Framework>(i)) == framework_names()[i]);
 }
@@ -569,7 +585,7 @@ BOOST_AUTO_TEST_CASE(S1_every_schema_enum_value_decodes) {
         {"control_kind", "/windows/0/controls/8/kind"}, {"readability", "/windows/0/controls/0/readability"},
         {"dpi_awareness", "/windows/0/awareness"}, {"framework", "/windows/0/framework"},
         {"event_kind", "/events/0/kind"}, {"step_kind", "/steps/0/kind"},
-        {"rule_set", "/rules"}, {"role", "/windows/0/controls/0/role"}};
+        {"rule_set", "/rules"}, {"role", "/windows/0/controls/0/role"}, {"mutation", "/counterexample/mutation"}};
     for (const auto& [def, pointer] : sites) {
         for (const auto& value : schema["$defs"][def]["enum"]) {
             BOOST_TEST_CONTEXT(pointer << " = " << value) {
