@@ -577,7 +577,9 @@ std::optional<std::string> unjudgeable(const StepFacts& s) {
     }
     std::map<std::string, std::vector<std::size_t>> by_field;
     for (std::size_t i = s.timing.reads_begin; i < s.timing.reads_end && i < truth.reads.size(); ++i) {
-        if (s.report.element && truth.reads[i].element == *s.report.element) by_field[truth.reads[i].field].push_back(i);
+        const auto& r = truth.reads[i];
+        const bool window_level = r.element == 0 && r.window == s.window();  // the dirty marker
+        if (window_level || (s.report.element && r.element == *s.report.element)) by_field[r.field].push_back(i);
     }
     for (const auto& [field, idx] : by_field) {
         std::vector<std::size_t> deciding;
