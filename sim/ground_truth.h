@@ -145,6 +145,7 @@ struct Read {
     std::string field;  // "value", "selection", "toggled", "expanded", "selected", "dirty"
     std::optional<std::string> returned;
     std::string fault;
+    std::size_t attempts_before = 0;  // how many deliver() calls had happened: orders it among them
 };
 
 struct CursorMove {

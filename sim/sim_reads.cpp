@@ -46,7 +46,7 @@ void Sim::record_read(WindowId w, ElementId e, std::string_view field, const std
                       const std::string& fault) {
     assert(!field.empty());
     assert(returned.has_value() || !fault.empty() || field.empty());
-    truth_.reads.push_back(Read{now_, w, e, std::string(field), returned, fault});
+    truth_.reads.push_back(Read{now_, w, e, std::string(field), returned, fault, truth_.attempts.size()});
     if (!trace_.on) return;
     std::string detail = std::string(field) + " -> ";
     if (!returned) detail += "(unreadable)";
