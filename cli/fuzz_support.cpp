@@ -60,7 +60,8 @@ std::optional<fs::path> find_checkout(const fs::path& from) {
 std::optional<Mutation> mutation_named(std::string_view name) {
     for (auto m : {Mutation::None, Mutation::UnreadableAsEmpty, Mutation::RetryUnknownOnce, Mutation::NoGiveBackOnFailure,
                    Mutation::RestoreOverAnotherWindow, Mutation::IgnoreWindowBinding, Mutation::ClickWithoutHitTest,
-                   Mutation::InvertedDpi}) {
+                   Mutation::InvertedDpi, Mutation::RestoredDespiteRefusal, Mutation::PhantomReadback,
+                   Mutation::NotDoneDespiteEffect}) {
         if (to_string(m) == name) return m;
     }
     return std::nullopt;

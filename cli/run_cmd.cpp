@@ -22,7 +22,8 @@ namespace fs = std::filesystem;
 std::optional<Mutation> mutation_from(const std::string& name) {
     for (auto m : {Mutation::None, Mutation::UnreadableAsEmpty, Mutation::RetryUnknownOnce, Mutation::NoGiveBackOnFailure,
                    Mutation::RestoreOverAnotherWindow, Mutation::IgnoreWindowBinding, Mutation::ClickWithoutHitTest,
-                   Mutation::InvertedDpi}) {
+                   Mutation::InvertedDpi, Mutation::RestoredDespiteRefusal, Mutation::PhantomReadback,
+                   Mutation::NotDoneDespiteEffect}) {
         if (to_string(m) == name) return m;
     }
     return std::nullopt;

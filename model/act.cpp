@@ -254,6 +254,7 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
         // window forward as its effect lands, after the failure.
         if (borrow_here) return give_back_and_watch(desktop_, *borrow_here, gc);
         if (hold && hold->borrow) {  // F-6: at once, not at the batch end
+            tool_moved_front = tool_moved_front || hold->borrow->borrowed;  // the give-back is the tool's move, not another window's
             hold->borrow->also_ours = hold->acted;
             ForegroundEvidence fe = give_back_and_watch(desktop_, *hold->borrow, gc);
             if (hold->borrow->borrowed) ++hold->give_backs;
@@ -315,6 +316,8 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
     }
     if (!ev.delivered) {
         if (borrow_here && gives_back_on_failure) ev.foreground = give_back_and_watch(desktop_, *borrow_here, gc);
+        // P-1, F-2: a failure carries the foreground evidence too — the batch's held borrow, as on success.
+        else if (hold && hold->borrow && plan.needs_foreground) ev.foreground = held_evidence(*hold->borrow);
         return fail(Error{ErrorKind::DeliveryFailed, "the desktop answered " + std::string(to_string(status))});
     }
 
@@ -322,13 +325,18 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
     Snapshot after;
     bool settled = false;
     if (t.node != nullptr && rep.kind != ActionKind::Unverifiable) {
-        if (rules_.settles) {
+        if (m == Mutation::PhantomReadback) {
+            after = before;  // the bug P-1 forbids: an after-readback it never took
+        } else if (rules_.settles) {
             after = settle(r.target, t.node->id, rep.facts, before, settled, ev.settle_ms);
         } else {
             after = read_state(desktop_, r.target, t.node->id, rep.kind, rep.facts.click_state, m);
         }
     }
-    const Judgement j = judge(rules_, Situation{rep.facts, before, after, Timing{settled}});
+    Judgement j = judge(rules_, Situation{rep.facts, before, after, Timing{settled}});
+    if (m == Mutation::NotDoneDespiteEffect && j.verdict == Verdict::Unknown && !settled && rep.kind != ActionKind::Unverifiable) {
+        j.verdict = Verdict::Absent;  // the bug W-1 forbids: not settled is not evidence of not done
+    }
     ev.after = after;
     ev.settled = settled;
     ev.changes = changed_readings(before, after);

@@ -99,6 +99,7 @@ ForegroundEvidence give_back(Desktop& desktop, const Borrow& borrow, const Guard
     }
     bool retried = false;
     ev.restored = borrow.prev == no_window || request_with_retry(desktop, borrow.prev, retried);
+    if (config.restored_despite_refusal) ev.restored = true;  // the bug F-2 forbids: claimed, not checked
     ev.retried_after_refusal = ev.retried_after_refusal || retried;
     return ev;
 }
@@ -122,6 +123,7 @@ ForegroundEvidence give_back_and_watch(Desktop& desktop, const Borrow& borrow, c
         ev.restored = watched.restored;  // the app took it again and was put back (F-3)
         ev.retried_after_refusal = ev.retried_after_refusal || watched.retried_after_refusal;
     }
+    if (config.restored_despite_refusal) ev.restored = true;  // the bug F-2 forbids: claimed, not checked
     return ev;
 }
 

@@ -15,6 +15,7 @@ struct GuardConfig {
     TimeMs app_watch_ms = 350;
     TimeMs app_watch_poll_ms = 50;
     bool restore_over_another_window = false;  // a negative proof's bug (F-4 broken); never set otherwise
+    bool restored_despite_refusal = false;     // a negative proof's bug (F-2 broken); never set otherwise
 };
 
 struct Borrow {

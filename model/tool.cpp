@@ -19,6 +19,9 @@ std::string_view to_string(Mutation m) {
         case Mutation::IgnoreWindowBinding: return "ignore_window_binding";
         case Mutation::ClickWithoutHitTest: return "click_without_hit_test";
         case Mutation::InvertedDpi: return "inverted_dpi";
+        case Mutation::RestoredDespiteRefusal: return "restored_despite_refusal";
+        case Mutation::PhantomReadback: return "phantom_readback";
+        case Mutation::NotDoneDespiteEffect: return "not_done_despite_effect";
     }
     return "?";
 }
@@ -39,7 +42,7 @@ namespace detail {
 
 GuardConfig guard_config(const ToolConfig& c) {
     return GuardConfig{c.user_idle_ms, c.user_wait_ms_max, c.app_watch_ms, c.app_watch_poll_ms,
-                       c.mutation == Mutation::RestoreOverAnotherWindow};
+                       c.mutation == Mutation::RestoreOverAnotherWindow, c.mutation == Mutation::RestoredDespiteRefusal};
 }
 
 ClickState click_state_of_role(const std::string& role) {

@@ -28,6 +28,9 @@ enum class Mutation : std::uint8_t {
     IgnoreWindowBinding,       // a ref of window A resolves in window B (E-3 broken)
     ClickWithoutHitTest,       // coordinate clicks skip the occlusion check (E-5 broken)
     InvertedDpi,               // monitor/window instead of window/monitor (E-6 broken)
+    RestoredDespiteRefusal,    // the guard reports restored:true although the give-back was refused (F-2 broken)
+    PhantomReadback,           // the after-readback is the before snapshot, never read (P-1 broken)
+    NotDoneDespiteEffect,      // a step left Unknown because the state had not settled says Absent (W-1 broken)
 };
 std::string_view to_string(Mutation m);
 

@@ -861,13 +861,14 @@ CheckResult deterministic(const sim::Scenario& scenario, const RunOptions& given
 // ---- the table ----------------------------------------------------------------------------------
 
 namespace {
-constexpr std::array<NamedCheck, 7> checks{
+constexpr std::array<NamedCheck, 8> checks{
     NamedCheck{"no_resend_after_unknown", "B-2 W-2", no_resend_after_unknown},
     NamedCheck{"batch_stops_at_first_failure", "B-1", batch_stops_at_first_failure},
     NamedCheck{"foreground_returned", "F-1..F-6", foreground_returned},
     NamedCheck{"verdict_sound", "V-1 V-2 D-1..D-3", verdict_sound},
     NamedCheck{"click_lands_on_target", "E-5 E-6", click_lands_on_target},
     NamedCheck{"ref_never_crosses_windows", "E-2 E-3", ref_never_crosses_windows},
+    NamedCheck{"report_matches_ground_truth", "P-1 F-2 W-1 W-3", report_matches_ground_truth},
     NamedCheck{"deterministic", "S-1", nullptr},
 };
 }  // namespace

@@ -66,6 +66,13 @@ CheckResult click_lands_on_target(const sim::Scenario& scenario, const RunResult
 // step's target window; a ref of another window is never used.
 CheckResult ref_never_crosses_windows(const sim::Scenario& scenario, const RunResult& run);
 
+// P-1, F-2, W-1, W-3: every claim in the tool's report is true in the ground truth — the readbacks
+// are what the desktop served, the delivery named is the one made, the foreground evidence
+// (borrowed, restored, unchanged, changedBy, durationMs, waitedForUserMs) matches the foreground
+// history and requests, and no not_done is said of an effect of the step that landed.
+// (properties/report_check.cpp)
+CheckResult report_matches_ground_truth(const sim::Scenario& scenario, const RunResult& run);
+
 // S-1: the same scenario run twice gives byte-identical traces and reports.
 CheckResult deterministic(const sim::Scenario& scenario, const RunOptions& options);
 

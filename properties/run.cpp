@@ -35,6 +35,7 @@ public:
         t.attempts_begin = sim_.truth().attempts.size();
         t.reads_begin = sim_.truth().reads.size();
         t.changes_begin = sim_.truth().foreground_changes.size();
+        t.requests_begin = sim_.truth().foreground_requests.size();
         t.agent_retry = retrying;
         open_ = t;
         if (!sim_.trace().on) return;
@@ -55,6 +56,7 @@ public:
         t.attempts_end = sim_.truth().attempts.size();
         t.reads_end = sim_.truth().reads.size();
         t.changes_end = sim_.truth().foreground_changes.size();
+        t.requests_end = sim_.truth().foreground_requests.size();
         out_.timings.push_back(t);
         open_.reset();
         if (!sim_.trace().on) return;

@@ -55,6 +55,8 @@ struct StepTiming {
     std::size_t reads_end = 0;
     std::size_t changes_begin = 0;   // truth.foreground_changes index range during this step
     std::size_t changes_end = 0;
+    std::size_t requests_begin = 0;  // truth.foreground_requests index range during this step
+    std::size_t requests_end = 0;
     bool agent_retry = false;
 };
 

@@ -187,6 +187,45 @@ BOOST_AUTO_TEST_CASE(E3_ignore_window_binding_is_caught_by_ref_never_crosses_win
     BOOST_TEST(size_of(found).steps <= 1u);
 }
 
+// ---- report_matches_ground_truth -----------------------------------------------------------------
+
+// F-2: the guard says restored:true although the give-back request was refused (even after F24).
+// Needs a borrow, a refused give-back and a failed F24 key press: up to 20000 cases. Bound: 2
+// windows (the one in front and the borrowed one), 1 step.
+BOOST_AUTO_TEST_CASE(F2_restored_despite_refusal_is_caught_by_report_matches_ground_truth) {
+    const sim::Scenario s = caught(find_violation("report_matches_ground_truth", current_with(Mutation::RestoredDespiteRefusal, true),
+                                                  {}, seed, 20'000, current_with(Mutation::None, true), "refused"),
+                                   "restored despite refusal");
+    const Size z = size_of(s);
+    BOOST_TEST(z.windows <= 2u);
+    BOOST_TEST(z.steps <= 1u);
+    BOOST_TEST(s.faults.foreground_refusal_permille > 0u);
+    holds_without_the_bug("report_matches_ground_truth", s, current_with(Mutation::None, true));
+}
+
+// P-1: the after-readback is the before snapshot, never read. Bound: 1 window, 1 step.
+BOOST_AUTO_TEST_CASE(P1_phantom_readback_is_caught_by_report_matches_ground_truth) {
+    const sim::Scenario s = caught(find_violation("report_matches_ground_truth", current_with(Mutation::PhantomReadback, true),
+                                                  {}, seed, cases_max, current_with(Mutation::None, true), "phantom"),
+                                   "phantom readback");
+    const Size z = size_of(s);
+    BOOST_TEST(z.windows <= 1u);
+    BOOST_TEST(z.steps <= 1u);
+    holds_without_the_bug("report_matches_ground_truth", s, current_with(Mutation::None, true));
+}
+
+// W-1: a step left Unknown because its state had not settled says not_done; its effect lands
+// (within the app's bound, or after the tool answered). Bound: 1 window, 1 step.
+BOOST_AUTO_TEST_CASE(W1_not_done_despite_effect_is_caught_by_report_matches_ground_truth) {
+    const sim::Scenario s = caught(find_violation("report_matches_ground_truth", current_with(Mutation::NotDoneDespiteEffect, true),
+                                                  {}, seed, cases_max, current_with(Mutation::None, true), "not_done"),
+                                   "not done despite effect");
+    const Size z = size_of(s);
+    BOOST_TEST(z.windows <= 1u);
+    BOOST_TEST(z.steps <= 1u);
+    holds_without_the_bug("report_matches_ground_truth", s, current_with(Mutation::None, true));
+}
+
 // ---- batch_stops_at_first_failure ----------------------------------------------------------------
 
 // B-1: a batch that goes on after a failure. No Mutation switches the tool's batch into this, so

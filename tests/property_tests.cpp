@@ -194,6 +194,10 @@ RC_BOOST_PROP(E2_E3_ref_never_crosses_windows_holds, ()) {
     rcgen::property_holds("ref_never_crosses_windows", *rcgen::scenarios(), current(false));
 }
 
+RC_BOOST_PROP(P1_F2_W1_report_matches_ground_truth_holds, ()) {
+    rcgen::property_holds("report_matches_ground_truth", *rcgen::scenarios(), current(true));
+}
+
 RC_BOOST_PROP(S1_deterministic_holds, ()) {
     rcgen::property_holds("deterministic", *rcgen::scenarios(), current(true));
 }

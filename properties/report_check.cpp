@@ -1,0 +1,494 @@
+// ---- report_matches_ground_truth (P-1, F-2, W-1, W-3) -------------------------------------------
+//
+// Every claim in the tool's report is true in the ground truth: the readbacks it quotes are what
+// the desktop served, the delivery it names is the one that happened, its foreground evidence
+// (borrowed / restored / unchanged / changed_by / durationMs / waitedForUserMs) is what the
+// foreground history and the foreground requests show, and a not_done (Absent) is never said of
+// an effect of the step that landed.
+//
+// An oracle, not a mirror: it decides from the ledger (sim::GroundTruth) and the scenario alone,
+// never by calling the tool's helpers (no related_to_target, no verdict rules, no ToolConfig).
+// The printed form of a reading is the sim's ("start,length", "true"/"false", the raw value).
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <string>
+
+#include "properties/checks.h"
+
+namespace deskcheck::props {
+namespace {
+
+using sim::EffectKind;
+
+constexpr std::string_view property = "report_matches_ground_truth";
+// F-1 as SPEC states it (not the tool's configuration): busy under 700 ms, wait at most 3 s.
+constexpr TimeMs user_idle_ms_spec = 700;
+constexpr TimeMs user_wait_ms_spec_max = 3000;
+
+using Lie = std::optional<std::string>;
+
+// One StepReport with the ledger slices that belong to it.
+struct Claim {
+    const sim::Scenario& scenario;
+    const RunResult& run;
+    const StepReport& report;
+    const StepTiming& timing;
+    const Segment& segment;
+    std::int32_t step() const { return static_cast<std::int32_t>(report.index); }
+    const sim::Step& scenario_step() const { return scenario.steps[report.index]; }
+    const sim::GroundTruth& truth() const { return run.truth(); }
+    std::string name() const { return "step " + std::to_string(report.index); }
+};
+
+std::string t_at(TimeMs t) { return "t=" + std::to_string(t); }
+std::string w_name(WindowId w) { return "w" + std::to_string(w); }
+std::string shown(const std::optional<std::string>& v) { return v ? "\"" + *v + "\"" : "(unreadable)"; }
+
+// The reading as the sim prints it into Read::returned (sim/sim_reads.cpp).
+std::optional<std::string> printed(const std::optional<std::string>& v) { return v; }
+std::optional<std::string> printed(const std::optional<Selection>& s) {
+    if (!s) return std::nullopt;
+    return std::to_string(s->start) + "," + std::to_string(s->length);
+}
+std::optional<std::string> printed(const std::optional<bool>& b) {
+    if (!b) return std::nullopt;
+    return std::string(*b ? "true" : "false");
+}
+
+struct Reading {
+    std::string_view field;
+    std::optional<std::string> value;
+};
+
+std::array<Reading, 6> readings_of(const Snapshot& s) {
+    return {Reading{"value", printed(s.value)},       Reading{"selection", printed(s.selection)},
+            Reading{"toggled", printed(s.toggled)},   Reading{"expanded", printed(s.expanded)},
+            Reading{"selected", printed(s.selected)}, Reading{"dirty", printed(s.dirty)}};
+}
+
+// The step's reads of one field of its element (the dirty marker: of its window).
+std::vector<const sim::Read*> reads_of(const Claim& c, std::string_view field) {
+    const auto& reads = c.truth().reads;
+    const auto& step = c.scenario_step();
+    const ElementId element = field == "dirty" ? 0 : step.control.value_or(0);
+    std::vector<const sim::Read*> out;
+    for (std::size_t i = c.timing.reads_begin; i < c.timing.reads_end && i < reads.size(); ++i) {
+        const auto& r = reads[i];
+        if (r.window == step.window && r.element == element && r.field == field) out.push_back(&r);
+    }
+    return out;
+}
+
+// Index (into truth.attempts) of this report's first attempt / first Delivered attempt.
+std::optional<std::size_t> first_attempt(const Claim& c, bool delivered_only) {
+    const auto& attempts = c.truth().attempts;
+    for (std::size_t i = c.timing.attempts_begin; i < c.timing.attempts_end && i < attempts.size(); ++i) {
+        if (attempts[i].step != c.step()) continue;
+        if (!delivered_only || attempts[i].outcome == sim::AttemptOutcome::Delivered) return i;
+    }
+    return std::nullopt;
+}
+
+// P-1: `before` is one of the reads taken before the first delivery attempt.
+Lie before_lie(const Claim& c, const Reading& claimed) {
+    const auto attempt = first_attempt(c, false);
+    std::vector<const sim::Read*> candidates;
+    for (const auto* r : reads_of(c, claimed.field)) {
+        if (!attempt || r->attempts_before <= *attempt) candidates.push_back(r);
+    }
+    if (candidates.empty()) {
+        if (!claimed.value) return std::nullopt;  // not read, and no reading claimed
+        return c.name() + " reports before." + std::string(claimed.field) + "=" + shown(claimed.value) +
+               ", but it read no " + std::string(claimed.field) + " before delivering (P-1)";
+    }
+    for (const auto* r : candidates) {
+        if (r->returned == claimed.value) return std::nullopt;
+    }
+    return c.name() + " reports before." + std::string(claimed.field) + "=" + shown(claimed.value) + ", but the read at " +
+           t_at(candidates.front()->at_ms) + " returned " + shown(candidates.front()->returned) + " (P-1, V-2)";
+}
+
+// P-1: `after` is the last read of the step, taken after the delivery when something was delivered.
+Lie after_lie(const Claim& c, const Reading& claimed) {
+    const auto reads = reads_of(c, claimed.field);
+    const std::string what = c.name() + " reports after." + std::string(claimed.field) + "=" + shown(claimed.value);
+    if (reads.empty()) {
+        if (!claimed.value) return std::nullopt;
+        return what + ", but it never read " + std::string(claimed.field) + " (P-1: a phantom readback)";
+    }
+    const sim::Read& last = *reads.back();
+    if (last.returned != claimed.value) {
+        return what + ", but its last read of it at " + t_at(last.at_ms) + " returned " + shown(last.returned) + " (P-1, V-2)";
+    }
+    const auto delivered = first_attempt(c, true);
+    if (claimed.value && delivered && last.attempts_before <= *delivered) {
+        return what + ", but it read " + std::string(claimed.field) + " only before the delivery at " +
+               t_at(c.truth().attempts[*delivered].at_ms) + " (P-1: a phantom readback)";
+    }
+    return std::nullopt;
+}
+
+Lie readback_lie(const Claim& c) {
+    const auto& ev = c.report.result.evidence;
+    if (ev.before) {
+        for (const auto& r : readings_of(*ev.before)) {
+            if (auto lie = before_lie(c, r)) return lie;
+        }
+    }
+    if (ev.after) {
+        for (const auto& r : readings_of(*ev.after)) {
+            if (auto lie = after_lie(c, r)) return lie;
+        }
+    }
+    return std::nullopt;
+}
+
+bool control_of_window(const sim::Scenario& s, WindowId w, ElementId e) {
+    for (const auto& win : s.windows) {
+        if (win.id != w) continue;
+        return std::any_of(win.controls.begin(), win.controls.end(), [&](const sim::Control& x) { return x.id == e; });
+    }
+    return false;
+}
+
+// P-1: delivered ⇔ a Delivered attempt of this step; the method named is the one attempted.
+Lie delivery_lie(const Claim& c) {
+    const auto& ev = c.report.result.evidence;
+    const auto attempt = first_attempt(c, false);
+    const auto delivered = first_attempt(c, true);
+    if (ev.delivered && !delivered) {
+        return c.name() + " reports delivered:true, but no attempt of it was delivered (" +
+               (attempt ? std::string(sim::to_string(c.truth().attempts[*attempt].outcome)) : std::string("none made")) + ")";
+    }
+    if (!ev.delivered && delivered) {
+        return c.name() + " reports nothing delivered, but its " +
+               std::string(to_string(c.truth().attempts[*delivered].method)) + " was delivered at " +
+               t_at(c.truth().attempts[*delivered].at_ms);
+    }
+    if (!ev.delivery.empty() && !attempt) return c.name() + " reports delivery by " + ev.delivery + ", but nothing was sent";
+    if (ev.delivery.empty() && attempt) {
+        return c.name() + " names no delivery method, but it attempted " +
+               std::string(to_string(c.truth().attempts[*attempt].method)) + " (P-1)";
+    }
+    if (!attempt) return std::nullopt;
+    const sim::Attempt& a = c.truth().attempts[*attempt];
+    if (ev.delivery != to_string(a.method)) {
+        return c.name() + " reports delivery by " + ev.delivery + ", but it sent " + std::string(to_string(a.method));
+    }
+    const bool own_window = a.window == c.report.request.target ||
+                            (c.report.element && control_of_window(c.scenario, a.window, *c.report.element));
+    if (delivered && !own_window) {
+        return c.name() + " reports a delivery to " + w_name(c.report.request.target) + ", but it went to " + w_name(a.window);
+    }
+    return std::nullopt;
+}
+
+// ---- foreground (F-2) ----------------------------------------------------------------------------
+
+struct Range {
+    std::size_t changes_begin = 0, changes_end = 0;
+    std::size_t requests_begin = 0, requests_end = 0;
+    TimeMs began_ms = 0, ended_ms = 0;
+};
+
+bool tool_change_in(const RunResult& run, std::size_t begin, std::size_t end, std::optional<WindowId> to = std::nullopt) {
+    const auto& changes = run.truth().foreground_changes;
+    for (std::size_t i = begin; i < end && i < changes.size(); ++i) {
+        if (changes[i].by == "tool" && (!to || changes[i].to == *to)) return true;
+    }
+    return false;
+}
+
+// A foreground move the tool did not ask for: by the user, another window or an app — or by the
+// desktop activating the window a real click of the tool landed on (no granted request for it).
+const sim::ForegroundChange* unrequested_change_in(const RunResult& run, const Range& g) {
+    const auto& changes = run.truth().foreground_changes;
+    const auto& requests = run.truth().foreground_requests;
+    for (std::size_t i = g.changes_begin; i < g.changes_end && i < changes.size(); ++i) {
+        const auto& c = changes[i];
+        if (c.by != "tool") return &c;
+        bool requested = false;
+        for (std::size_t k = g.requests_begin; k < g.requests_end && k < requests.size(); ++k) {
+            const auto& r = requests[k];
+            requested = requested || (r.answer == ForegroundAnswer::Granted && r.window == c.to && r.at_ms == c.at_ms);
+        }
+        if (!requested) return &c;
+    }
+    return nullptr;
+}
+
+// The window in front right after request `r` (index into foreground_requests): the last change at
+// or before its time, else the scenario's first foreground.
+// Only changes up to the end of the claim's range count: a later call may move it at the same ms.
+WindowId front_after(const sim::Scenario& s, const RunResult& run, const sim::ForegroundRequest& r, std::size_t changes_end) {
+    WindowId front = s.foreground;
+    const auto& changes = run.truth().foreground_changes;
+    for (std::size_t i = 0; i < changes_end && i < changes.size(); ++i) {
+        if (changes[i].at_ms > r.at_ms) break;
+        front = changes[i].to;
+    }
+    return front;
+}
+
+// F-2 restored:true: the last request of the range (the final give-back) was granted and the window
+// it asked for held the front right after.
+Lie restored_lie(const sim::Scenario& s, const RunResult& run, const Range& g, const std::string& who) {
+    const auto& requests = run.truth().foreground_requests;
+    if (g.requests_end <= g.requests_begin || g.requests_end > requests.size()) {
+        // Vacuous only when the tool borrowed from nothing (no window was in front to give back to).
+        const auto& changes = run.truth().foreground_changes;
+        for (std::size_t i = g.changes_begin; i < g.changes_end && i < changes.size(); ++i) {
+            if (changes[i].by == "tool" && changes[i].from == no_window) return std::nullopt;
+        }
+        return who + " reports restored:true, but the tool made no give-back request (F-2)";
+    }
+    const auto& last = requests[g.requests_end - 1];
+    if (last.answer != ForegroundAnswer::Granted) {
+        return who + " reports restored:true, but the give-back request for " + w_name(last.window) + " at " +
+               t_at(last.at_ms) + " was refused (" + last.reason + ") (F-2)";
+    }
+    const WindowId front = front_after(s, run, last, g.changes_end);
+    if (front != last.window) {
+        return who + " reports restored:true, but after the give-back to " + w_name(last.window) + " at " +
+               t_at(last.at_ms) + " " + w_name(front) + " was in front (F-2)";
+    }
+    return std::nullopt;
+}
+
+// The last input (the user's, or a real key/click of the tool) at or before `t`, as the desktop's
+// last-input clock counts it (F-1). The tool's own inputs at `t` itself count only when
+// `tool_inputs_at_t`: at the end of a wait, those made at that same millisecond came after it.
+TimeMs last_input_at(const sim::Scenario& s, const RunResult& run, TimeMs t, bool tool_inputs_at_t) {
+    TimeMs last = s.user_last_input_ms;
+    for (const auto& e : run.truth().events) {
+        if (e.at_ms > t || e.index >= s.events.size()) continue;
+        const auto kind = s.events[e.index].kind;
+        if (kind == sim::EventKind::UserTypes || kind == sim::EventKind::UserClicks) last = std::max(last, e.at_ms);
+    }
+    for (const auto& a : run.truth().attempts) {
+        const bool before = a.at_ms < t || (tool_inputs_at_t && a.at_ms == t);
+        if (before && a.outcome == sim::AttemptOutcome::Delivered && a.method == DeliveryMethod::RealInput) {
+            last = std::max(last, a.at_ms);
+        }
+    }
+    return last;
+}
+
+// F-1 waitedForUserMs = W: the wait began at w0 with the user busy (last input under 700 ms old),
+// ended W later with the user idle (or at the 3 s limit), and the foreground request followed at
+// once. With a borrow, some request of the range must be that request.
+Lie waited_lie(const sim::Scenario& s, const RunResult& run, const Range& g, const ForegroundEvidence& fg,
+               const std::string& who) {
+    if (!fg.waited_for_user_ms) return std::nullopt;
+    const TimeMs w = *fg.waited_for_user_ms;
+    const std::string what = who + " reports waitedForUserMs=" + std::to_string(w);
+    if (w <= 0 || w > user_wait_ms_spec_max) return what + ", outside (0, 3000] (F-1)";
+    if (w > g.ended_ms - g.began_ms) return what + ", longer than the call itself (F-1)";
+    if (!(fg.borrowed && fg.by == "tool")) return std::nullopt;  // no request to anchor it (the target came forward)
+    const auto& requests = run.truth().foreground_requests;
+    for (std::size_t i = g.requests_begin; i < g.requests_end && i < requests.size(); ++i) {
+        const TimeMs w1 = requests[i].at_ms;
+        const TimeMs w0 = w1 - w;
+        if (w0 < g.began_ms) continue;
+        // The wait makes no input of its own: every tool input at w0 came before it, none at w1 did.
+        const bool busy_at_start = w0 - last_input_at(s, run, w0, true) < user_idle_ms_spec;
+        const bool idle_at_end = w1 - last_input_at(s, run, w1, false) >= user_idle_ms_spec || w == user_wait_ms_spec_max;
+        if (busy_at_start && idle_at_end) return std::nullopt;
+    }
+    return what + ", but no foreground request follows a wait that long that began while the user was busy (F-1)";
+}
+
+// F-2 durationMs: within the call (a held borrow may date from an earlier step of the batch); for a
+// single action's own borrow, exactly borrow to give-back.
+Lie duration_lie(const Claim* step, const RunResult& run, const Range& g, const ForegroundEvidence& fg,
+                 const std::string& who) {
+    if (!fg.borrowed) return std::nullopt;
+    const std::string what = who + " reports durationMs=" + std::to_string(fg.duration_ms);
+    if (fg.duration_ms < 0 || fg.duration_ms > g.ended_ms - g.began_ms) return what + ", outside the call's time (F-2)";
+    if (step == nullptr || step->segment.batch || fg.by != "tool" || fg.held) return std::nullopt;
+    const WindowId target = step->report.request.target;
+    const auto& changes = run.truth().foreground_changes;
+    std::optional<TimeMs> borrowed_at;
+    for (std::size_t i = step->timing.changes_begin; i < step->timing.changes_end && i < changes.size() && !borrowed_at; ++i) {
+        if (changes[i].by == "tool" && changes[i].to == target) borrowed_at = changes[i].at_ms;
+    }
+    if (!borrowed_at) return std::nullopt;  // judged by borrowed_lie
+    const auto& requests = run.truth().foreground_requests;
+    for (std::size_t i = step->timing.requests_begin; i < step->timing.requests_end && i < requests.size(); ++i) {
+        if (requests[i].window == target || requests[i].at_ms < *borrowed_at) continue;
+        const TimeMs exact = requests[i].at_ms - *borrowed_at;
+        if (fg.duration_ms == exact) return std::nullopt;
+        return what + ", but the borrow at " + t_at(*borrowed_at) + " was given back at " + t_at(requests[i].at_ms) + " (F-2)";
+    }
+    return std::nullopt;  // no give-back request (another window had taken the front): the bounds above
+}
+
+Lie foreground_lie(const sim::Scenario& s, const RunResult& run, const Range& g, const Range& since_segment,
+                   const ForegroundEvidence& fg, const Claim* step, const std::string& who) {
+    if (fg.unchanged && fg.borrowed) return who + " reports both unchanged:true and borrowed:true (F-2)";
+    if (fg.borrowed && fg.by == "tool" && !tool_change_in(run, since_segment.changes_begin, g.changes_end)) {
+        return who + " reports borrowed by the tool, but the tool moved no window to the front (F-2)";
+    }
+    if (fg.borrowed && fg.by == "app" && unrequested_change_in(run, since_segment) == nullptr) {
+        return who + " reports the app took the foreground (by:app), but only the tool's requests moved it (F-3)";
+    }
+    if (fg.changed_by && unrequested_change_in(run, since_segment) == nullptr) {
+        return who + " reports changedBy:" + *fg.changed_by + ", but nobody but the tool moved the foreground (F-4)";
+    }
+    if (fg.borrowed && fg.restored) {
+        if (auto lie = restored_lie(s, run, g, who)) return lie;
+    }
+    if (auto lie = duration_lie(step, run, since_segment, fg, who)) return lie;
+    return waited_lie(s, run, since_segment, fg, who);
+}
+
+Lie step_foreground_lie(const Claim& c) {
+    const auto& fg = c.report.result.evidence.foreground;
+    const auto& t = c.timing;
+    const auto& seg = c.segment;
+    const Range step{t.changes_begin, t.changes_end, t.requests_begin, t.requests_end, t.began_ms, t.ended_ms};
+    const Range since{seg.changes_begin, t.changes_end, seg.requests_begin, t.requests_end, seg.began_ms, t.ended_ms};
+    if (fg.unchanged && tool_change_in(c.run, t.changes_begin, t.changes_end)) {
+        return c.name() + " reports the foreground unchanged:true, but the tool moved it during the step (F-2)";
+    }
+    // A held borrow (F-5) may date from an earlier step of the batch; an own borrow is in the step.
+    const bool own = !fg.held && !seg.batch;
+    if (own && fg.borrowed && fg.by == "tool" && !tool_change_in(c.run, t.changes_begin, t.changes_end, c.report.request.target)) {
+        return c.name() + " reports borrowed by the tool, but the tool did not bring " + w_name(c.report.request.target) +
+               " to the front during the step (F-2)";
+    }
+    return foreground_lie(c.scenario, c.run, step, since, fg, &c, c.name());
+}
+
+Lie batch_foreground_lie(const sim::Scenario& s, const RunResult& run, const Segment& seg) {
+    if (!seg.batch_report || *seg.batch_report >= run.batches.size()) return std::nullopt;
+    const auto& fg = run.batches[*seg.batch_report].foreground;
+    const Range g{seg.changes_begin, seg.changes_end, seg.requests_begin, seg.requests_end, seg.began_ms, seg.ended_ms};
+    return foreground_lie(s, run, g, g, fg, nullptr, "the batch");
+}
+
+// ---- the verdict as a write outcome (W-1) --------------------------------------------------------
+
+bool select_all_keys(std::string keys) {
+    for (auto& ch : keys) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return keys == "ctrl+a" || keys == "control+a";
+}
+
+// What the scenario step promises to change on its element, from the scenario alone.
+std::optional<EffectKind> promised_effect(const sim::Scenario& s, const sim::Step& step) {
+    if (!step.control) return std::nullopt;
+    const sim::Control* control = nullptr;
+    for (const auto& w : s.windows) {
+        for (const auto& x : w.controls) {
+            if (w.id == step.window && x.id == *step.control) control = &x;
+        }
+    }
+    if (control == nullptr) return std::nullopt;
+    switch (step.kind) {
+        case sim::StepKind::Type:
+            if (control->kind == sim::ControlKind::Edit) return EffectKind::ValueChanged;
+            return std::nullopt;
+        case sim::StepKind::Hotkey:
+            if (control->kind == sim::ControlKind::Edit && select_all_keys(step.keys)) return EffectKind::SelectionChanged;
+            return std::nullopt;
+        case sim::StepKind::Click:
+            if (control->kind == sim::ControlKind::Toggle) return EffectKind::Toggled;
+            if (control->kind == sim::ControlKind::Expander) return EffectKind::Expanded;
+            if (control->kind == sim::ControlKind::ListItem) return EffectKind::Selected;
+            return std::nullopt;
+        default: return std::nullopt;
+    }
+}
+
+// The promised effect of this very report (an agent retry shares the step's index), landed at any
+// time — the runner lets pending effects land after the tool returned.
+const sim::Effect* effect_of_report(const Claim& c, EffectKind kind) {
+    const auto& attempts = c.truth().attempts;
+    const auto& step = c.scenario_step();
+    for (const auto& e : c.truth().effects) {
+        if (e.step != c.step() || e.kind != kind || e.window != step.window || e.element != *step.control) continue;
+        for (std::size_t i = c.timing.attempts_begin; i < c.timing.attempts_end && i < attempts.size(); ++i) {
+            const auto& a = attempts[i];
+            if (a.step == c.step() && a.outcome == sim::AttemptOutcome::Delivered && e.delivered_at_ms == a.at_ms) return &e;
+        }
+    }
+    return nullptr;
+}
+
+// Why the ledger cannot blame the tool for a not_done said of an effect that landed: a fault the
+// tool does not promise to survive stood between the effect and the tool's reads (STYLE 5).
+std::optional<std::string> hidden_by_a_fault(const Claim& c, const sim::Effect& landed) {
+    if (landed.overrun) return "a not_done step's effect landed beyond its app's declared latency bound (S-7)";
+    const auto& step = c.scenario_step();
+    for (const auto& e : c.truth().effects) {
+        if (e.window != step.window || e.element != landed.element || e.at_ms < c.timing.began_ms ||
+            e.at_ms > c.timing.ended_ms || &e == &landed) {
+            continue;
+        }
+        if (e.overrun) return "another delivery's effect undid a not_done step's effect, beyond its app's latency bound (S-7)";
+        if (e.by == "user") return "the user changed a not_done step's element while it ran (W-5)";
+    }
+    const auto& reads = c.truth().reads;
+    for (std::size_t i = c.timing.reads_begin; i < c.timing.reads_end && i < reads.size(); ++i) {
+        const auto& r = reads[i];
+        if (r.window == step.window && r.element == landed.element && r.fault == "stale") {
+            return "a stale read (S-7) of a not_done step's element fed its verdict";
+        }
+    }
+    return std::nullopt;
+}
+
+struct WriteOutcome {
+    Lie lie;
+    std::optional<std::string> cannot_judge;
+};
+
+WriteOutcome write_outcome_lie(const Claim& c) {
+    const auto& v = c.report.result.verdict;
+    if (!v || *v == Verdict::Unknown) return {};
+    if (*v == Verdict::Confirmed && !first_attempt(c, true)) {
+        return {c.name() + " reports done (Confirmed), but nothing of it was delivered (W-1)", std::nullopt};
+    }
+    if (*v != Verdict::Absent) return {};
+    const auto kind = promised_effect(c.scenario, c.scenario_step());
+    if (!kind) return {};
+    const sim::Effect* e = effect_of_report(c, *kind);
+    if (e == nullptr) return {};
+    if (auto why = hidden_by_a_fault(c, *e)) return {std::nullopt, why};
+    const std::string what = c.name() + " reports not_done (Absent), but its " + std::string(sim::to_string(*kind)) +
+                             " landed on " + sim::subject_of(e->window, e->element) + " at " + t_at(e->at_ms);
+    return {what + (e->at_ms > c.timing.ended_ms ? ", after the tool answered (W-1, D-3)" : " (W-1)"), std::nullopt};
+}
+
+}  // namespace
+
+CheckResult report_matches_ground_truth(const sim::Scenario& scenario, const RunResult& run) {
+    if (run.timings.size() != run.steps.size()) return CheckResult::cannot_judge("step timings missing");
+    std::uint32_t judged = 0;
+    std::optional<std::string> not_judged;
+    for (const Segment& seg : run.segments) {
+        for (const std::size_t i : seg.reports) {
+            const StepReport& report = run.steps[i];
+            if (report.index >= scenario.steps.size()) continue;
+            const Claim c{scenario, run, report, run.timings[i], seg};
+            Lie lie = delivery_lie(c);
+            if (!lie) lie = readback_lie(c);
+            if (!lie) lie = step_foreground_lie(c);
+            const WriteOutcome w = lie ? WriteOutcome{} : write_outcome_lie(c);
+            if (!lie) lie = w.lie;
+            if (lie) return CheckResult::violated(std::string(property), report.index, *lie);
+            if (w.cannot_judge) not_judged = w.cannot_judge;
+            ++judged;
+        }
+        if (auto lie = batch_foreground_lie(scenario, run, seg)) {
+            const std::optional<std::uint32_t> step =
+                seg.reports.empty() ? std::nullopt : std::optional<std::uint32_t>(run.steps[seg.reports.back()].index);
+            return CheckResult::violated(std::string(property), step, *lie);
+        }
+    }
+    if (not_judged) return CheckResult::cannot_judge(*not_judged);
+    return CheckResult::holds(judged);
+}
+
+}  // namespace deskcheck::props
