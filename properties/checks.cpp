@@ -305,6 +305,26 @@ LastRequest last_request(const RunResult& run, std::size_t begin, std::size_t en
     return out;
 }
 
+// The segment's latest request for a rightful owner was refused even after F24, and the front never
+// moved again up to the horizon: what F-1 asks was done and the desktop said no (S-7). Later requests
+// for other windows (a borrow the desktop refused too) do not undo that.
+bool refused_give_back_stands(const RunResult& run, const Segment& seg, const std::vector<WindowId>& rightful,
+                              std::size_t changes_end) {
+    const auto& requests = run.truth().foreground_requests;
+    const auto& changes = run.truth().foreground_changes;
+    for (std::size_t k = std::min(seg.requests_end, requests.size()); k > seg.requests_begin; --k) {
+        const auto& r = requests[k - 1];
+        if (std::find(rightful.begin(), rightful.end(), r.window) == rightful.end()) continue;
+        const LastRequest lr = last_request(run, seg.requests_begin, k);
+        if (!lr.refused || !lr.tried_f24) return false;
+        for (std::size_t i = seg.changes_begin; i < changes_end && i < changes.size(); ++i) {
+            if (changes[i].at_ms > r.at_ms) return false;
+        }
+        return true;
+    }
+    return false;
+}
+
 // F-5, counted from the ledger: a borrow is a move by the tool onto a segment target from a window
 // that is none of the segment's targets nor related to one (moving the hold between targets, or
 // taking back a target app's grab, is not a new borrow).
@@ -434,6 +454,11 @@ CheckResult foreground_returned(const sim::Scenario& scenario, const RunResult& 
                                                  " was refused and the tool did not press F24 and ask again (F-1)");
             }
             if (lr.refused && asked_rightful && front_after == seg.foreground_after) {
+                ++not_judged;
+                why_not = "the desktop refused the give-back to the rightful window even after F24 (S-7)";
+                continue;
+            }
+            if (refused_give_back_stands(run, seg, acceptable, changes_end)) {
                 ++not_judged;
                 why_not = "the desktop refused the give-back to the rightful window even after F24 (S-7)";
                 continue;

@@ -314,6 +314,18 @@ Lie duration_lie(const Claim* step, const RunResult& run, const Range& g, const 
         if (changes[i].by == "tool" && changes[i].to == target) borrowed_at = changes[i].at_ms;
     }
     if (!borrowed_at) return std::nullopt;  // judged by borrowed_lie
+    // Someone else took the front off the target before any give-back: the borrow ended then, and
+    // the tool can only see it at its next look, before the step ends.
+    for (std::size_t i = step->timing.changes_begin; i < step->timing.changes_end && i < changes.size(); ++i) {
+        const auto& c = changes[i];
+        if (c.at_ms < *borrowed_at || c.from != target) continue;
+        if (c.by == "tool") break;
+        const TimeMs least = c.at_ms - *borrowed_at;
+        const TimeMs most = step->timing.ended_ms - *borrowed_at;
+        if (fg.duration_ms >= least && fg.duration_ms <= most) return std::nullopt;
+        return what + ", but the borrow at " + t_at(*borrowed_at) + " ended when " + c.by + " moved the front to " +
+               w_name(c.to) + " at " + t_at(c.at_ms) + " (F-2)";
+    }
     const auto& requests = run.truth().foreground_requests;
     for (std::size_t i = step->timing.requests_begin; i < step->timing.requests_end && i < requests.size(); ++i) {
         if (requests[i].window == target || requests[i].at_ms < *borrowed_at) continue;
