@@ -314,24 +314,27 @@ Lie duration_lie(const Claim* step, const RunResult& run, const Range& g, const 
         if (changes[i].by == "tool" && changes[i].to == target) borrowed_at = changes[i].at_ms;
     }
     if (!borrowed_at) return std::nullopt;  // judged by borrowed_lie
+    const auto& requests = run.truth().foreground_requests;
+    const sim::ForegroundRequest* give_back = nullptr;
+    for (std::size_t i = step->timing.requests_begin; i < step->timing.requests_end && i < requests.size() && !give_back; ++i) {
+        if (requests[i].window != target && requests[i].at_ms >= *borrowed_at) give_back = &requests[i];
+    }
     // Someone else took the front off the target before any give-back: the borrow ended then, and
     // the tool can only see it at its next look, before the step ends.
     for (std::size_t i = step->timing.changes_begin; i < step->timing.changes_end && i < changes.size(); ++i) {
         const auto& c = changes[i];
         if (c.at_ms < *borrowed_at || c.from != target) continue;
-        if (c.by == "tool") break;
+        if (c.by == "tool" || (give_back != nullptr && c.at_ms >= give_back->at_ms)) break;
         const TimeMs least = c.at_ms - *borrowed_at;
-        const TimeMs most = step->timing.ended_ms - *borrowed_at;
+        const TimeMs most = (give_back != nullptr ? give_back->at_ms : step->timing.ended_ms) - *borrowed_at;
         if (fg.duration_ms >= least && fg.duration_ms <= most) return std::nullopt;
         return what + ", but the borrow at " + t_at(*borrowed_at) + " ended when " + c.by + " moved the front to " +
                w_name(c.to) + " at " + t_at(c.at_ms) + " (F-2)";
     }
-    const auto& requests = run.truth().foreground_requests;
-    for (std::size_t i = step->timing.requests_begin; i < step->timing.requests_end && i < requests.size(); ++i) {
-        if (requests[i].window == target || requests[i].at_ms < *borrowed_at) continue;
-        const TimeMs exact = requests[i].at_ms - *borrowed_at;
+    if (give_back != nullptr) {
+        const TimeMs exact = give_back->at_ms - *borrowed_at;
         if (fg.duration_ms == exact) return std::nullopt;
-        return what + ", but the borrow at " + t_at(*borrowed_at) + " was given back at " + t_at(requests[i].at_ms) + " (F-2)";
+        return what + ", but the borrow at " + t_at(*borrowed_at) + " was given back at " + t_at(give_back->at_ms) + " (F-2)";
     }
     return std::nullopt;  // no give-back request (another window had taken the front): the bounds above
 }

@@ -34,6 +34,8 @@ constexpr std::array<TimeMs, 9> user_at_ms_choices{0, 100, 500, 699, 701, 1'500,
 constexpr std::array<TimeMs, 6> app_at_ms_choices{0, 50, 200, 400, 1'000, 2'500};
 constexpr std::array<std::uint16_t, 4> fault_permille_choices{20, 100, 300, 1000};
 constexpr std::array<TimeMs, 3> overrun_ms_choices{50, 400, 2'000};
+constexpr std::uint16_t stale_read_on_permille = 120;
+constexpr std::uint16_t latency_overrun_on_permille = 90;
 constexpr std::array<std::uint32_t, 7> dpi_choices{96, 120, 144, 168, 192, 240, 288};
 constexpr std::array<Rect, 3> monitor_sizes{Rect{0, 0, 1280, 720}, Rect{0, 0, 1920, 1080}, Rect{0, 0, 2560, 1440}};
 constexpr std::array<Point, 3> window_sizes{Point{400, 300}, Point{640, 480}, Point{800, 600}};
@@ -274,13 +276,19 @@ void add_user_events(Prng& rng, Scenario& s, std::size_t visible) {
 
 FaultPlan draw_faults(Prng& rng) {
     FaultPlan f;
-    auto rate = [&rng]() -> std::uint16_t { return rng.chance(500) ? pick(rng, fault_permille_choices) : 0; };
+    // Swarm: each fault is on in a share of cases. A stale read and an overrun beyond the declared
+    // latency bound are faults the tool does not promise to survive (S-7): the checks cannot blame
+    // it where they shaped the evidence, so they are on less often, to keep every property judged on
+    // at least 99 % of cases (each such reason under 0.5 %, README "Not judged").
+    auto rate = [&rng](std::uint16_t on_permille = 500) -> std::uint16_t {
+        return rng.chance(on_permille) ? pick(rng, fault_permille_choices) : 0;
+    };
     f.read_failure_permille = rate();
-    f.stale_read_permille = rate();
+    f.stale_read_permille = rate(stale_read_on_permille);
     f.delivery_error_permille = rate();
     f.delivery_exception_permille = rate();
     f.foreground_refusal_permille = rate();
-    f.latency_overrun_permille = rate();
+    f.latency_overrun_permille = rate(latency_overrun_on_permille);
     if (f.latency_overrun_permille != 0) f.latency_overrun_ms = pick(rng, overrun_ms_choices);
     return f;
 }
