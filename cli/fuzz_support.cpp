@@ -57,16 +57,6 @@ std::optional<fs::path> find_checkout(const fs::path& from) {
     return std::nullopt;
 }
 
-std::optional<Mutation> mutation_named(std::string_view name) {
-    for (auto m : {Mutation::None, Mutation::UnreadableAsEmpty, Mutation::RetryUnknownOnce, Mutation::NoGiveBackOnFailure,
-                   Mutation::RestoreOverAnotherWindow, Mutation::IgnoreWindowBinding, Mutation::ClickWithoutHitTest,
-                   Mutation::InvertedDpi, Mutation::RestoredDespiteRefusal, Mutation::PhantomReadback,
-                   Mutation::NotDoneDespiteEffect}) {
-        if (to_string(m) == name) return m;
-    }
-    return std::nullopt;
-}
-
 Conversion convert_crash(const fs::path& crash, const fs::path& out_dir, const std::set<std::string>& known) {
     Conversion out;
     const auto bytes = read_bytes(crash);

@@ -19,7 +19,6 @@ namespace deskcheck::cli {
 std::optional<std::filesystem::path> find_checkout(const std::filesystem::path& from);
 
 // A Mutation by its name (to_string(Mutation)); nullopt when unknown.
-std::optional<Mutation> mutation_named(std::string_view name);
 
 struct Conversion {
     std::string error;        // non-empty: the input could not be read or decodes to nothing

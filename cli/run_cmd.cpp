@@ -19,16 +19,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::optional<Mutation> mutation_from(const std::string& name) {
-    for (auto m : {Mutation::None, Mutation::UnreadableAsEmpty, Mutation::RetryUnknownOnce, Mutation::NoGiveBackOnFailure,
-                   Mutation::RestoreOverAnotherWindow, Mutation::IgnoreWindowBinding, Mutation::ClickWithoutHitTest,
-                   Mutation::InvertedDpi, Mutation::RestoredDespiteRefusal, Mutation::PhantomReadback,
-                   Mutation::NotDoneDespiteEffect}) {
-        if (to_string(m) == name) return m;
-    }
-    return std::nullopt;
-}
-
 // Parses --rules / --mutation shared by the commands; records a usage error on bad values.
 bool parse_run_options(Args& args, props::RunOptions& ro, std::string& rules_name) {
     if (const auto r = args.option("--rules")) {
@@ -40,7 +30,7 @@ bool parse_run_options(Args& args, props::RunOptions& ro, std::string& rules_nam
         ro.rules = find_rules(*r);
     }
     if (const auto m = args.option("--mutation")) {
-        const auto mut = mutation_from(*m);
+        const auto mut = mutation_named(*m);
         if (!mut) {
             args.fail("unknown mutation '" + *m + "'");
             return false;

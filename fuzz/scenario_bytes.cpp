@@ -169,6 +169,7 @@ Control draw_control(Draw& d, WindowDraft& draft, ControlKind kind, ElementId id
     const Framework fw = draft.window.framework;
     c.own_handle = (fw == Framework::Win32 || fw == Framework::WinForms) && d.chance(500);
     draw_readability(d, c);
+    c.enabled = d.count(0, 11) != 11;  // one in twelve disabled
     if (kind == ControlKind::Edit) draw_edit_state(d, c);
     if (kind == ControlKind::Toggle) c.toggled = d.chance(500);
     if (kind == ControlKind::Expander) c.expanded = d.chance(500);

@@ -82,6 +82,20 @@ ForegroundEvidence held_evidence(const Borrow& b) {
     return ev;
 }
 
+// A poll confirms the one before it when every reading that one took is read again, the same: a
+// field the earlier poll could not read is no evidence of change (V-2), so a failed read does not
+// keep a settled state from settling — and a poll that loses a reading does not settle on it.
+template <class T>
+bool confirms(const std::optional<T>& earlier, const std::optional<T>& later) {
+    return !earlier || (later && *earlier == *later);
+}
+
+bool confirms(const Snapshot& earlier, const Snapshot& later) {
+    return confirms(earlier.value, later.value) && confirms(earlier.selection, later.selection) &&
+           confirms(earlier.toggled, later.toggled) && confirms(earlier.expanded, later.expanded) &&
+           confirms(earlier.selected, later.selected) && confirms(earlier.dirty, later.dirty);
+}
+
 }  // namespace
 
 void Tool::quiesce(WindowId w) {
@@ -115,7 +129,7 @@ Snapshot Tool::settle(WindowId w, ElementId e, const ActionFacts& facts, const S
         }
         desktop_.wait_ms(config_.settle_poll_ms);
         Snapshot next = read_state(desktop_, w, e, facts.kind, facts.click_state, m);
-        stable = next == current;
+        stable = confirms(current, next);
         current = std::move(next);
     }
     waited = desktop_.now_ms() - t0;
@@ -337,6 +351,9 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
     if (m == Mutation::NotDoneDespiteEffect && j.verdict == Verdict::Unknown && !settled && rep.kind != ActionKind::Unverifiable) {
         j.verdict = Verdict::Absent;  // the bug W-1 forbids: not settled is not evidence of not done
     }
+    if (m == Mutation::UnknownInsteadOfAbsent && j.verdict == Verdict::Absent) {
+        j.verdict = Verdict::Unknown;  // the bug V-1 forbids in spirit: counter-evidence thrown away
+    }
     ev.after = after;
     ev.settled = settled;
     ev.changes = changed_readings(before, after);
@@ -362,6 +379,12 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
         const bool held_in_front = hold != nullptr && hold->borrow && related_to_target(desktop_, owed, hold->borrow->target);
         if (hold != nullptr && !held_in_front && owed != hold->owner && batch_window(owed) && desktop_.window(hold->owner)) {
             owed = hold->owner;
+        }
+        // While the batch holds a borrow, a grab by one of its own windows is undone towards the
+        // held window: the batch still holds the front, and gives it back once, at its end (F-5).
+        if (hold != nullptr && hold->borrow && hold->borrow->borrowed && !held_in_front && batch_window(front_before) &&
+            desktop_.window(hold->borrow->target)) {
+            owed = hold->borrow->target;
         }
         ev.foreground = watch_after_background_action(desktop_, r.target, owed, gc, acted);
     }

@@ -22,8 +22,17 @@ std::string_view to_string(Mutation m) {
         case Mutation::RestoredDespiteRefusal: return "restored_despite_refusal";
         case Mutation::PhantomReadback: return "phantom_readback";
         case Mutation::NotDoneDespiteEffect: return "not_done_despite_effect";
+        case Mutation::UnknownInsteadOfAbsent: return "unknown_instead_of_absent";
     }
     return "?";
+}
+
+std::optional<Mutation> mutation_named(std::string_view name) {
+    for (auto i = 0; i <= static_cast<int>(last_mutation); ++i) {
+        const auto m = static_cast<Mutation>(i);
+        if (to_string(m) == name) return m;
+    }
+    return std::nullopt;
 }
 
 std::string_view to_string(RequestKind k) {

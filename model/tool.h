@@ -31,8 +31,12 @@ enum class Mutation : std::uint8_t {
     RestoredDespiteRefusal,    // the guard reports restored:true although the give-back was refused (F-2 broken)
     PhantomReadback,           // the after-readback is the before snapshot, never read (P-1 broken)
     NotDoneDespiteEffect,      // a step left Unknown because the state had not settled says Absent (W-1 broken)
+    UnknownInsteadOfAbsent,    // every Absent the evidence supports is said as Unknown: sound, useless (V-1 broken)
 };
+inline constexpr Mutation last_mutation = Mutation::UnknownInsteadOfAbsent;
 std::string_view to_string(Mutation m);
+// The mutation of that name (to_string), None included; nullopt for an unknown name.
+std::optional<Mutation> mutation_named(std::string_view name);
 
 // Every wait and watch is a named, bounded constant (DESIGN "Bounded everything").
 struct ToolConfig {

@@ -886,7 +886,7 @@ CheckResult deterministic(const sim::Scenario& scenario, const RunOptions& given
 // ---- the table ----------------------------------------------------------------------------------
 
 namespace {
-constexpr std::array<NamedCheck, 8> checks{
+constexpr std::array<NamedCheck, 9> checks{
     NamedCheck{"no_resend_after_unknown", "B-2 W-2", no_resend_after_unknown},
     NamedCheck{"batch_stops_at_first_failure", "B-1", batch_stops_at_first_failure},
     NamedCheck{"foreground_returned", "F-1..F-6", foreground_returned},
@@ -894,6 +894,7 @@ constexpr std::array<NamedCheck, 8> checks{
     NamedCheck{"click_lands_on_target", "E-5 E-6", click_lands_on_target},
     NamedCheck{"ref_never_crosses_windows", "E-2 E-3", ref_never_crosses_windows},
     NamedCheck{"report_matches_ground_truth", "P-1 F-2 W-1 W-3", report_matches_ground_truth},
+    NamedCheck{"verdict_decisive", "V-1 V-3 V-5 V-7 D-3", verdict_decisive},
     NamedCheck{"deterministic", "S-1", nullptr},
 };
 }  // namespace

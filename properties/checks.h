@@ -73,6 +73,11 @@ CheckResult ref_never_crosses_windows(const sim::Scenario& scenario, const RunRe
 // (properties/report_check.cpp)
 CheckResult report_matches_ground_truth(const sim::Scenario& scenario, const RunResult& run);
 
+// V-1, V-3, V-5, V-7, D-3: when the deciding reads of an observable promise were readable, fresh
+// and settled and nothing else touched the element, the verdict is Confirmed or Absent, not
+// Unknown (the documented exceptions: properties/decisive_check.cpp). (properties/decisive_check.cpp)
+CheckResult verdict_decisive(const sim::Scenario& scenario, const RunResult& run);
+
 // S-1: the same scenario run twice gives byte-identical traces and reports.
 CheckResult deterministic(const sim::Scenario& scenario, const RunOptions& options);
 

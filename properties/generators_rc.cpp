@@ -151,6 +151,7 @@ sim::Control make_control(const ControlDraft& d, sim::ControlKind kind, ElementI
     c.role = std::string(role_of(kind));
     c.bounds = bounds;
     c.name = c.role + " " + std::to_string(slot + 1);
+    c.enabled = !d.disabled;
     if (!d.no_automation_id) c.automation_id = "auto" + std::to_string(slot + 1);
     c.own_handle = (fw == Framework::Win32 || fw == Framework::WinForms) && d.own_handle;
     const ReadabilityChoice r = at(readability_choices, readable_only ? 0 : d.readability);
@@ -612,6 +613,7 @@ rc::Gen<ControlDraft> control_drafts() {
         rc::gen::set(&ControlDraft::readability, rc::gen::map(index_below(12), [](int x) { return x < 6 ? 0 : x - 6; })),
         rc::gen::set(&ControlDraft::value, index_below(6)), rc::gen::set(&ControlDraft::selection, index_below(4)),
         rc::gen::set(&ControlDraft::state, flag()), rc::gen::set(&ControlDraft::no_automation_id, rarely(4)),
+        rc::gen::set(&ControlDraft::disabled, rarely(12)),
         rc::gen::set(&ControlDraft::own_handle, flag()), rc::gen::set(&ControlDraft::in_group, rarely(3)),
         rc::gen::set(&ControlDraft::feed_elsewhere, rarely(3)));
 }

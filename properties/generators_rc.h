@@ -71,6 +71,7 @@ struct ControlDraft {
     int selection = 0;     // 0: caret at end, 1: all selected, 2: caret at 0, 3: a middle part
     bool state = false;    // toggled / expanded / selected
     bool no_automation_id = false;
+    bool disabled = false;
     bool own_handle = false;  // classic frameworks only
     bool in_group = false;    // child of the last Group before it
     bool feed_elsewhere = false;  // PostButton: its Feed lives in the next window of the same app

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "properties/checks.h"
+#include "properties/promise.h"
 
 namespace deskcheck::props {
 namespace {
@@ -384,37 +385,6 @@ Lie batch_foreground_lie(const sim::Scenario& s, const RunResult& run, const Seg
 }
 
 // ---- the verdict as a write outcome (W-1) --------------------------------------------------------
-
-bool select_all_keys(std::string keys) {
-    for (auto& ch : keys) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    return keys == "ctrl+a" || keys == "control+a";
-}
-
-// What the scenario step promises to change on its element, from the scenario alone.
-std::optional<EffectKind> promised_effect(const sim::Scenario& s, const sim::Step& step) {
-    if (!step.control) return std::nullopt;
-    const sim::Control* control = nullptr;
-    for (const auto& w : s.windows) {
-        for (const auto& x : w.controls) {
-            if (w.id == step.window && x.id == *step.control) control = &x;
-        }
-    }
-    if (control == nullptr) return std::nullopt;
-    switch (step.kind) {
-        case sim::StepKind::Type:
-            if (control->kind == sim::ControlKind::Edit) return EffectKind::ValueChanged;
-            return std::nullopt;
-        case sim::StepKind::Hotkey:
-            if (control->kind == sim::ControlKind::Edit && select_all_keys(step.keys)) return EffectKind::SelectionChanged;
-            return std::nullopt;
-        case sim::StepKind::Click:
-            if (control->kind == sim::ControlKind::Toggle) return EffectKind::Toggled;
-            if (control->kind == sim::ControlKind::Expander) return EffectKind::Expanded;
-            if (control->kind == sim::ControlKind::ListItem) return EffectKind::Selected;
-            return std::nullopt;
-        default: return std::nullopt;
-    }
-}
 
 // The promised effect of this very report (an agent retry shares the step's index), landed at any
 // time — the runner lets pending effects land after the tool returned.

@@ -34,8 +34,11 @@ constexpr std::array<TimeMs, 9> user_at_ms_choices{0, 100, 500, 699, 701, 1'500,
 constexpr std::array<TimeMs, 6> app_at_ms_choices{0, 50, 200, 400, 1'000, 2'500};
 constexpr std::array<std::uint16_t, 4> fault_permille_choices{20, 100, 300, 1000};
 constexpr std::array<TimeMs, 3> overrun_ms_choices{50, 400, 2'000};
-constexpr std::uint16_t stale_read_on_permille = 120;
-constexpr std::uint16_t latency_overrun_on_permille = 90;
+constexpr std::uint16_t stale_read_on_permille = 100;
+// A disabled control: the action is delivered and nothing happens, so a settled readable state
+// tells Absent (verdict_decisive has situations to judge).
+constexpr std::uint16_t disabled_permille = 80;
+constexpr std::uint16_t latency_overrun_on_permille = 75;
 constexpr std::array<std::uint32_t, 7> dpi_choices{96, 120, 144, 168, 192, 240, 288};
 constexpr std::array<Rect, 3> monitor_sizes{Rect{0, 0, 1280, 720}, Rect{0, 0, 1920, 1080}, Rect{0, 0, 2560, 1440}};
 constexpr std::array<Point, 3> window_sizes{Point{400, 300}, Point{640, 480}, Point{800, 600}};
@@ -131,6 +134,7 @@ Control draw_control(Prng& rng, WindowDraft& draft, ControlKind kind, ElementId 
     const Framework fw = draft.window.framework;
     c.own_handle = (fw == Framework::Win32 || fw == Framework::WinForms) && rng.chance(500);
     draw_readability(rng, c);
+    c.enabled = !rng.chance(disabled_permille);
     if (kind == ControlKind::Edit) draw_edit_state(rng, c);
     if (kind == ControlKind::Toggle) c.toggled = rng.chance(500);
     if (kind == ControlKind::Expander) c.expanded = rng.chance(500);

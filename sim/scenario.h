@@ -71,6 +71,7 @@ struct Control {
     bool toggled = false;
     bool expanded = false;
     bool selected = false;
+    bool enabled = true;             // false: takes input and does nothing (UIA IsEnabled)
     ElementId feed = 0;              // PostButton: the Feed control its comments appear in
     std::string comment;             // PostButton: the text it posts
 };

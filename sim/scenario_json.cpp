@@ -39,9 +39,10 @@ constexpr std::array<std::string_view, 41> role_table{
     "Table", "Text", "Thumb", "TitleBar", "ToolBar", "ToolTip", "Tree", "TreeItem", "Window"};
 // The tool mutations a counterexample header may name: every Mutation after None, in enumerator
 // order (a test compares them with to_string(Mutation)).
-constexpr std::array<std::string_view, 7> mutation_table{
+constexpr std::array<std::string_view, 11> mutation_table{
     "unreadable_as_empty", "retry_unknown_once", "no_give_back_on_failure", "restore_over_another_window",
-    "ignore_window_binding", "click_without_hit_test", "inverted_dpi"};
+    "ignore_window_binding", "click_without_hit_test", "inverted_dpi", "restored_despite_refusal",
+    "phantom_readback", "not_done_despite_effect", "unknown_instead_of_absent"};
 
 static_assert(control_kind_table.size() == static_cast<std::size_t>(ControlKind::Group) + 1);
 static_assert(readability_table.size() == static_cast<std::size_t>(Readability::Intermittent) + 1);
@@ -49,7 +50,7 @@ static_assert(dpi_awareness_table.size() == static_cast<std::size_t>(DpiAwarenes
 static_assert(framework_table.size() == static_cast<std::size_t>(Framework::Electron) + 1);
 static_assert(event_kind_table.size() == static_cast<std::size_t>(EventKind::OccluderAppears) + 1);
 static_assert(step_kind_table.size() == static_cast<std::size_t>(StepKind::Observe) + 1);
-static_assert(mutation_table.size() == static_cast<std::size_t>(Mutation::InvertedDpi));
+static_assert(mutation_table.size() == static_cast<std::size_t>(last_mutation));
 
 constexpr std::array<std::string_view, 14> document_keys{
     "format", "counterexample", "seed", "rules", "batch", "monitors", "windows", "hidden", "apps",
@@ -60,10 +61,10 @@ constexpr std::array<std::string_view, 4> monitor_keys{"id", "bounds", "dpi", "p
 constexpr std::array<std::string_view, 11> window_keys{
     "id", "pid", "owner", "bounds", "awareness", "framework", "class_name", "title", "dirty", "form",
     "controls"};
-constexpr std::array<std::string_view, 18> control_keys{
+constexpr std::array<std::string_view, 19> control_keys{
     "id", "parent", "kind", "role", "automation_id", "name", "own_handle", "bounds", "readability",
     "intermittent_permille", "value", "selection", "multiline", "toggled", "expanded", "selected",
-    "feed", "comment"};
+    "enabled", "feed", "comment"};
 constexpr std::array<std::string_view, 8> app_keys{
     "pid", "name", "latency_ms_min", "latency_ms_max", "feed_latency_ms",
     "steals_foreground_after_ms", "launchable", "launch_takes_foreground"};
@@ -426,6 +427,7 @@ void read_control(Errors& errors, const Json& value, const std::string& path, Co
     f.optional("toggled", out.toggled, read_flag);
     f.optional("expanded", out.expanded, read_flag);
     f.optional("selected", out.selected, read_flag);
+    f.optional("enabled", out.enabled, read_flag);
     f.optional("feed", out.feed, read_u32);
     f.optional("comment", out.comment, read_text);
 }
@@ -737,6 +739,7 @@ OJson encode_control(const Control& c) {
     out["toggled"] = c.toggled;
     out["expanded"] = c.expanded;
     out["selected"] = c.selected;
+    out["enabled"] = c.enabled;
     out["feed"] = c.feed;
     out["comment"] = c.comment;
     return out;

@@ -105,7 +105,7 @@ void Sim::land_input(const Pending& p) {
             if (c != nullptr) land_control_effect(p, *w, *c);
             return;
         case InputAction::SetValue:
-            if (c == nullptr || c->c.kind != ControlKind::Edit) return;
+            if (c == nullptr || c->c.kind != ControlKind::Edit || !c->c.enabled) return;
             c->undo_value = c->c.value;
             write_value(p, w->spec.id, *c, p.text);
             write_selection(p, w->spec.id, *c, caret_at(c->c.value.size()));
@@ -123,7 +123,7 @@ void Sim::land_type(const Pending& p, LiveWindow& w) {
 void Sim::land_keys(const Pending& p, LiveWindow& w, std::optional<ElementId>& target) {
     const std::string key = normalized_chord(p.keys);
     LiveControl* c = target ? live_control(w.spec.id, *target) : nullptr;
-    LiveControl* edit = (c != nullptr && c->c.kind == ControlKind::Edit) ? c : nullptr;
+    LiveControl* edit = (c != nullptr && c->c.kind == ControlKind::Edit && c->c.enabled) ? c : nullptr;
     if (key == "ctrl+s") {
         record_effect(p, EffectKind::Saved, w.spec.id, 0, "");
         write_dirty(p, w, false);
@@ -174,7 +174,7 @@ void Sim::land_text(const Pending& p, LiveWindow& w, std::optional<ElementId>& t
 void Sim::type_segment(const Pending& p, LiveWindow& w, std::optional<ElementId> target, const std::string& segment) {
     if (segment.empty() || !target) return;
     LiveControl* c = live_control(w.spec.id, *target);
-    if (c == nullptr || c->c.kind != ControlKind::Edit) return;  // typed into a non-edit: dropped
+    if (c == nullptr || c->c.kind != ControlKind::Edit || !c->c.enabled) return;  // a non-edit or disabled: dropped
     const Selection s = clamped(c->c.selection, c->c.value.size());
     const auto start = static_cast<std::size_t>(s.start);
     const auto length = static_cast<std::size_t>(s.length);
@@ -210,6 +210,7 @@ void Sim::select_item(const Pending& p, LiveWindow& w, LiveControl& item) {
 
 void Sim::land_control_effect(const Pending& p, LiveWindow& w, LiveControl& c) {
     const WindowId id = w.spec.id;
+    if (!c.c.enabled) return;  // a disabled control takes the input and does nothing
     switch (c.c.kind) {
         case ControlKind::Toggle:
             c.prev_toggled = c.c.toggled;

@@ -4,7 +4,11 @@
 // shrunk counterexample (decoded from the JSON RapidCheck printed) is small, with the bound stated
 // per test, and that the same scenario passes once the bug is switched off: the bug, not the
 // desktop, is what the check caught.
+#include <boost/test/data/monomorphic.hpp>
+#include <boost/test/data/test_case.hpp>
 #include <boost/test/unit_test.hpp>
+
+#include <ostream>
 
 #include <string>
 
@@ -189,41 +193,45 @@ BOOST_AUTO_TEST_CASE(E3_ignore_window_binding_is_caught_by_ref_never_crosses_win
 
 // ---- report_matches_ground_truth -----------------------------------------------------------------
 
-// F-2: the guard says restored:true although the give-back request was refused (even after F24).
-// Needs a borrow, a refused give-back and a failed F24 key press: up to 20000 cases. Bound: 2
-// windows (the one in front and the borrowed one), 1 step.
-BOOST_AUTO_TEST_CASE(F2_restored_despite_refusal_is_caught_by_report_matches_ground_truth) {
-    const sim::Scenario s = caught(find_violation("report_matches_ground_truth", current_with(Mutation::RestoredDespiteRefusal, true),
-                                                  {}, seed, 20'000, current_with(Mutation::None, true), "refused"),
-                                   "restored despite refusal");
-    const Size z = size_of(s);
-    BOOST_TEST(z.windows <= 2u);
-    BOOST_TEST(z.steps <= 1u);
-    BOOST_TEST(s.faults.foreground_refusal_permille > 0u);
-    holds_without_the_bug("report_matches_ground_truth", s, current_with(Mutation::None, true));
-}
+// One row per wrong tool that a check of what the tool reports (or of how decisive its verdicts
+// are) must catch: the mutation, the check, a word the violation must carry, the search budget and
+// the bound on the shrunk counterexample (1 step; windows as stated).
+namespace {
 
-// P-1: the after-readback is the before snapshot, never read. Bound: 1 window, 1 step.
-BOOST_AUTO_TEST_CASE(P1_phantom_readback_is_caught_by_report_matches_ground_truth) {
-    const sim::Scenario s = caught(find_violation("report_matches_ground_truth", current_with(Mutation::PhantomReadback, true),
-                                                  {}, seed, cases_max, current_with(Mutation::None, true), "phantom"),
-                                   "phantom readback");
-    const Size z = size_of(s);
-    BOOST_TEST(z.windows <= 1u);
-    BOOST_TEST(z.steps <= 1u);
-    holds_without_the_bug("report_matches_ground_truth", s, current_with(Mutation::None, true));
-}
+struct ReportProof {
+    const char* name;
+    Mutation mutation;
+    const char* check;
+    const char* needle;
+    int cases;
+    std::size_t windows_max;
+};
 
-// W-1: a step left Unknown because its state had not settled says not_done; its effect lands
-// (within the app's bound, or after the tool answered). Bound: 1 window, 1 step.
-BOOST_AUTO_TEST_CASE(W1_not_done_despite_effect_is_caught_by_report_matches_ground_truth) {
-    const sim::Scenario s = caught(find_violation("report_matches_ground_truth", current_with(Mutation::NotDoneDespiteEffect, true),
-                                                  {}, seed, cases_max, current_with(Mutation::None, true), "not_done"),
-                                   "not done despite effect");
+constexpr ReportProof report_proofs[] = {
+    // F-2: the guard says restored:true although the desktop refused the give-back.
+    {"F2_restored_despite_refusal", Mutation::RestoredDespiteRefusal, "report_matches_ground_truth", "refused", 20'000, 2},
+    // P-1: the after-readback is the before snapshot, never read.
+    {"P1_phantom_readback", Mutation::PhantomReadback, "report_matches_ground_truth", "phantom", cases_max, 1},
+    // W-1: a step left Unknown because its state had not settled says not_done; its effect lands
+    // (within the app's bound, or after the tool answered).
+    {"W1_not_done_despite_effect", Mutation::NotDoneDespiteEffect, "report_matches_ground_truth", "not_done", cases_max, 1},
+    // V-1: every Absent the evidence supports is said as Unknown — sound, and useless.
+    {"V1_unknown_instead_of_absent", Mutation::UnknownInsteadOfAbsent, "verdict_decisive", "should be Absent", cases_max, 1},
+};
+
+std::ostream& operator<<(std::ostream& os, const ReportProof& p) { return os << p.name; }
+
+}  // namespace
+
+BOOST_DATA_TEST_CASE(report_and_decisiveness_mutations_are_caught, boost::unit_test::data::make(report_proofs), proof) {
+    const sim::Scenario s = caught(find_violation(proof.check, current_with(proof.mutation, true), {}, seed, proof.cases,
+                                                  current_with(Mutation::None, true), proof.needle),
+                                   proof.name);
     const Size z = size_of(s);
-    BOOST_TEST(z.windows <= 1u);
+    BOOST_TEST(z.windows <= proof.windows_max);
     BOOST_TEST(z.steps <= 1u);
-    holds_without_the_bug("report_matches_ground_truth", s, current_with(Mutation::None, true));
+    if (proof.mutation == Mutation::RestoredDespiteRefusal) BOOST_TEST(s.faults.foreground_refusal_permille > 0u);
+    holds_without_the_bug(proof.check, s, current_with(Mutation::None, true));
 }
 
 // ---- batch_stops_at_first_failure ----------------------------------------------------------------

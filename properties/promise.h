@@ -1,0 +1,28 @@
+// What a scenario step promises, read from the scenario alone (V-9) — never from the tool's
+// classification of the request. Shared by the checks that judge verdicts and write outcomes.
+#pragma once
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "sim/ground_truth.h"
+#include "sim/scenario.h"
+
+namespace deskcheck::props {
+
+// The scenario's control `id` in window `w`, or nullptr.
+const sim::Control* control_in(const sim::Scenario& s, WindowId w, ElementId id);
+
+// The effect on its element that the step promises: typing into an edit box changes its value,
+// Ctrl+A on it changes the selection, a click on a toggle / expander / list item flips or selects
+// it. Nothing for anything else (plain buttons, other hotkeys, clicks by coordinates).
+std::optional<sim::EffectKind> promised_effect(const sim::Scenario& s, const sim::Step& step);
+
+// The fields of the element whose readings tell whether that promise held (sim's Read::field).
+std::vector<std::string_view> deciding_fields(sim::EffectKind promised);
+
+// Text with a key that may move the focus or submit (Tab, Enter, Esc, any control character): V-6.
+bool has_control_keys(std::string_view text);
+
+}  // namespace deskcheck::props
