@@ -23,6 +23,7 @@ std::string_view to_string(Mutation m) {
         case Mutation::PhantomReadback: return "phantom_readback";
         case Mutation::NotDoneDespiteEffect: return "not_done_despite_effect";
         case Mutation::UnknownInsteadOfAbsent: return "unknown_instead_of_absent";
+        case Mutation::NoUserWait: return "no_user_wait";
     }
     return "?";
 }
@@ -50,7 +51,8 @@ std::string_view to_string(RequestKind k) {
 namespace detail {
 
 GuardConfig guard_config(const ToolConfig& c) {
-    return GuardConfig{c.user_idle_ms, c.user_wait_ms_max, c.app_watch_ms, c.app_watch_poll_ms,
+    const TimeMs wait_max = c.mutation == Mutation::NoUserWait ? 0 : c.user_wait_ms_max;
+    return GuardConfig{c.user_idle_ms, wait_max, c.app_watch_ms, c.app_watch_poll_ms,
                        c.mutation == Mutation::RestoreOverAnotherWindow, c.mutation == Mutation::RestoredDespiteRefusal};
 }
 

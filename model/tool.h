@@ -32,8 +32,9 @@ enum class Mutation : std::uint8_t {
     PhantomReadback,           // the after-readback is the before snapshot, never read (P-1 broken)
     NotDoneDespiteEffect,      // a step left Unknown because the state had not settled says Absent (W-1 broken)
     UnknownInsteadOfAbsent,    // every Absent the evidence supports is said as Unknown: sound, useless (V-1 broken)
+    NoUserWait,                // the guard takes the front while the user is busy, without waiting (F-1 broken)
 };
-inline constexpr Mutation last_mutation = Mutation::UnknownInsteadOfAbsent;
+inline constexpr Mutation last_mutation = Mutation::NoUserWait;
 std::string_view to_string(Mutation m);
 // The mutation of that name (to_string), None included; nullopt for an unknown name.
 std::optional<Mutation> mutation_named(std::string_view name);

@@ -361,6 +361,56 @@ std::optional<TimeMs> watch_end_ms(const RunResult& run, const Segment& seg) {
     return *last + run.config.app_watch_ms;
 }
 
+// F-1 as SPEC states it (not the tool's configuration): the user counts as busy while their last
+// input is under 700 ms old; the tool waits for a pause, at most 3 s, then goes ahead anyway.
+constexpr TimeMs user_idle_ms_spec = 700;
+constexpr TimeMs user_wait_ms_spec_max = 3000;
+
+// The user's last keyboard or mouse input strictly before `t` (one at `t` itself may come after).
+TimeMs last_user_input_before(const sim::Scenario& s, const RunResult& run, TimeMs t) {
+    TimeMs last = s.user_last_input_ms;
+    for (const auto& e : run.truth().events) {
+        if (e.at_ms >= t || e.index >= s.events.size()) continue;
+        const auto kind = s.events[e.index].kind;
+        if (kind == sim::EventKind::UserTypes || kind == sim::EventKind::UserClicks) last = std::max(last, e.at_ms);
+    }
+    return last;
+}
+
+// A request that gives the front back rather than taking it: for the window in front when the
+// call began, or for the window the last move took it from (undoing an app's grab, F-3).
+bool gives_back(const RunResult& run, const Segment& seg, const sim::ForegroundRequest& r) {
+    if (r.window == seg.foreground_before) return true;
+    const sim::ForegroundChange* last = nullptr;
+    for (const auto& c : run.truth().foreground_changes) {
+        if (c.at_ms > r.at_ms) break;
+        if (c.at_ms == r.at_ms && c.by == "tool" && c.to == r.window) break;  // the request's own answer
+        last = &c;
+    }
+    return last != nullptr && last->from == r.window && last->by != "tool";
+}
+
+// F-1: every foreground request by which the tool takes the front for a step's target comes while
+// the user is idle, or after the step has waited the 3 s out.
+std::optional<Violation> took_front_from_a_busy_user(const sim::Scenario& s, const RunResult& run) {
+    const auto& requests = run.truth().foreground_requests;
+    for (const Segment& seg : run.segments) for (const std::size_t i : seg.reports) {
+        const StepTiming& t = run.timings[i];
+        const WindowId target = run.steps[i].request.target;
+        for (std::size_t k = t.requests_begin; k < t.requests_end && k < requests.size(); ++k) {
+            const auto& r = requests[k];
+            if (r.window != target || gives_back(run, seg, r)) continue;
+            const TimeMs last = last_user_input_before(s, run, r.at_ms);
+            if (r.at_ms - last >= user_idle_ms_spec || r.at_ms - t.began_ms >= user_wait_ms_spec_max) continue;
+            return Violation{"foreground_returned", run.steps[i].index,
+                             "the tool asked for the front of w" + std::to_string(target) + " at t=" + std::to_string(r.at_ms) +
+                                 ", " + std::to_string(r.at_ms - last) + " ms after the user's last input, having waited " +
+                                 std::to_string(r.at_ms - t.began_ms) + " ms (F-1: wait for a 700 ms pause, at most 3 s)"};
+        }
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 CheckResult foreground_returned(const sim::Scenario& scenario, const RunResult& run) {
@@ -370,6 +420,9 @@ CheckResult foreground_returned(const sim::Scenario& scenario, const RunResult& 
     std::uint32_t not_judged = 0;
     std::string why_not;
     if (run.timings.size() != run.steps.size()) return CheckResult::cannot_judge("step timings missing");
+    if (auto v = took_front_from_a_busy_user(scenario, run)) {
+        return CheckResult::violated(v->property, v->step, v->explanation);
+    }
     for (std::size_t si = 0; si < run.segments.size(); ++si) {
         const Segment& seg = run.segments[si];
         const std::optional<std::uint32_t> step =

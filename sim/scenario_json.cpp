@@ -39,10 +39,10 @@ constexpr std::array<std::string_view, 41> role_table{
     "Table", "Text", "Thumb", "TitleBar", "ToolBar", "ToolTip", "Tree", "TreeItem", "Window"};
 // The tool mutations a counterexample header may name: every Mutation after None, in enumerator
 // order (a test compares them with to_string(Mutation)).
-constexpr std::array<std::string_view, 11> mutation_table{
+constexpr std::array<std::string_view, 12> mutation_table{
     "unreadable_as_empty", "retry_unknown_once", "no_give_back_on_failure", "restore_over_another_window",
     "ignore_window_binding", "click_without_hit_test", "inverted_dpi", "restored_despite_refusal",
-    "phantom_readback", "not_done_despite_effect", "unknown_instead_of_absent"};
+    "phantom_readback", "not_done_despite_effect", "unknown_instead_of_absent", "no_user_wait"};
 
 static_assert(control_kind_table.size() == static_cast<std::size_t>(ControlKind::Group) + 1);
 static_assert(readability_table.size() == static_cast<std::size_t>(Readability::Intermittent) + 1);

@@ -195,7 +195,7 @@ BOOST_AUTO_TEST_CASE(E3_ignore_window_binding_is_caught_by_ref_never_crosses_win
 
 // One row per wrong tool that a check of what the tool reports (or of how decisive its verdicts
 // are) must catch: the mutation, the check, a word the violation must carry, the search budget and
-// the bound on the shrunk counterexample (1 step; windows as stated).
+// the bounds on the shrunk counterexample (windows, steps).
 namespace {
 
 struct ReportProof {
@@ -205,18 +205,21 @@ struct ReportProof {
     const char* needle;
     int cases;
     std::size_t windows_max;
+    std::size_t steps_max;
 };
 
 constexpr ReportProof report_proofs[] = {
     // F-2: the guard says restored:true although the desktop refused the give-back.
-    {"F2_restored_despite_refusal", Mutation::RestoredDespiteRefusal, "report_matches_ground_truth", "refused", 20'000, 2},
+    {"F2_restored_despite_refusal", Mutation::RestoredDespiteRefusal, "report_matches_ground_truth", "refused", 20'000, 2, 1},
     // P-1: the after-readback is the before snapshot, never read.
-    {"P1_phantom_readback", Mutation::PhantomReadback, "report_matches_ground_truth", "phantom", cases_max, 1},
+    {"P1_phantom_readback", Mutation::PhantomReadback, "report_matches_ground_truth", "phantom", cases_max, 1, 1},
     // W-1: a step left Unknown because its state had not settled says not_done; its effect lands
     // (within the app's bound, or after the tool answered).
-    {"W1_not_done_despite_effect", Mutation::NotDoneDespiteEffect, "report_matches_ground_truth", "not_done", cases_max, 1},
+    {"W1_not_done_despite_effect", Mutation::NotDoneDespiteEffect, "report_matches_ground_truth", "not_done", cases_max, 1, 1},
     // V-1: every Absent the evidence supports is said as Unknown — sound, and useless.
-    {"V1_unknown_instead_of_absent", Mutation::UnknownInsteadOfAbsent, "verdict_decisive", "should be Absent", cases_max, 1},
+    {"V1_unknown_instead_of_absent", Mutation::UnknownInsteadOfAbsent, "verdict_decisive", "should be Absent", cases_max, 1, 1},
+    // F-1: the guard takes the front while the user is busy, without waiting for a pause.
+    {"F1_no_user_wait", Mutation::NoUserWait, "foreground_returned", "F-1: wait", cases_max, 2, 1},
 };
 
 std::ostream& operator<<(std::ostream& os, const ReportProof& p) { return os << p.name; }
@@ -229,7 +232,7 @@ BOOST_DATA_TEST_CASE(report_and_decisiveness_mutations_are_caught, boost::unit_t
                                    proof.name);
     const Size z = size_of(s);
     BOOST_TEST(z.windows <= proof.windows_max);
-    BOOST_TEST(z.steps <= 1u);
+    BOOST_TEST(z.steps <= proof.steps_max);
     if (proof.mutation == Mutation::RestoredDespiteRefusal) BOOST_TEST(s.faults.foreground_refusal_permille > 0u);
     holds_without_the_bug(proof.check, s, current_with(Mutation::None, true));
 }
