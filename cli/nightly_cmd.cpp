@@ -241,6 +241,7 @@ void add_stats(props::PropertyStats& total, const props::PropertyStats& p) {
     total.cannot_judge += p.cannot_judge;
     for (const auto& [why, n] : p.why_not_judged) total.why_not_judged[why] += n;
     for (const auto& [why, n] : p.why_partly_not_judged) total.why_partly_not_judged[why] += n;
+    for (const auto& [debt, n] : p.known_debts) total.known_debts[debt] += n;
 }
 
 void add_campaign(props::CampaignResult& total, const props::CampaignResult& r) {
@@ -249,7 +250,7 @@ void add_campaign(props::CampaignResult& total, const props::CampaignResult& r) 
         auto it = std::find_if(total.properties.begin(), total.properties.end(),
                                [&](const props::PropertyStats& q) { return q.name == p.name; });
         if (it == total.properties.end()) {
-            total.properties.push_back(props::PropertyStats{p.name, p.spec, 0, 0, 0, 0, {}, {}});
+            total.properties.push_back(props::PropertyStats{p.name, p.spec, 0, 0, 0, 0, {}, {}, {}});
             it = total.properties.end() - 1;
         }
         add_stats(*it, p);

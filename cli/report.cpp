@@ -27,6 +27,7 @@ nlohmann::ordered_json campaign_json(const props::CampaignResult& r, const std::
         pj["not_judged_permille"] = p.not_judged_permille();
         pj["blind_spot"] = p.blind_spot();  // more than 1 % of cases not judged
         pj["why_partly_not_judged"] = p.why_partly_not_judged;
+        pj["known_debts"] = p.known_debts;  // `published` only: D-1..D-3, not counted as violated
         j["properties"].push_back(pj);
     }
     j["verdicts"] = r.verdicts;

@@ -56,6 +56,9 @@ void print_campaign_text(const props::CampaignResult& r, std::ostream& out) {
         for (const auto& [why, n] : p.why_partly_not_judged) {
             out << "      judged in part x" << n << " (a segment or step left out): " << why << "\n";
         }
+        for (const auto& [debt, n] : p.known_debts) {
+            out << "      known debt x" << n << ": " << debt << " of the published rules (current does not violate it)\n";
+        }
     }
     for (const auto& p : r.properties) {
         if (p.blind_spot()) {

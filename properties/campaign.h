@@ -41,6 +41,9 @@ struct PropertyStats {
     std::map<std::string, std::uint32_t> why_not_judged;   // reason -> count
     // Cases judged Holds on some items while others (a segment, a step) could not be: reason -> count.
     std::map<std::string, std::uint32_t> why_partly_not_judged;
+    // Under `published`: violations that are its known debts (D-1..D-3), by debt. Not findings:
+    // counted here, not in `violated`, and no counterexample is written for them.
+    std::map<std::string, std::uint32_t> known_debts;
     bool gave_up() const { return cases > 0 && cannot_judge * 2 > cases; }
     // The share of cases not judged, per mille of cases; above 10 (1 %) the population is warned about.
     std::uint32_t not_judged_permille() const { return cases == 0 ? 0 : static_cast<std::uint32_t>(std::uint64_t{cannot_judge} * 1000 / cases); }
@@ -68,6 +71,12 @@ struct CampaignResult {
     std::vector<Counterexample> counterexamples;
     bool any_violation() const { return !counterexamples.empty(); }
 };
+
+// A violation under the `published` rules that is one of its known debts: its explanation names
+// exactly one of D-1, D-2, D-3, and the same scenario under `current` (which fixes them) does not
+// violate the same property. nullopt: a finding like any other.
+std::optional<std::string> known_debt(const NamedCheck& check, const sim::Scenario& scenario, const Violation& v,
+                                      const RunOptions& published);
 
 // The seed of case `index` of a campaign (splitmix of the campaign seed and the index).
 std::uint64_t case_seed(std::uint64_t campaign_seed, std::uint32_t index);

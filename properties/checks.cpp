@@ -139,7 +139,8 @@ CheckResult no_resend_after_unknown(const sim::Scenario& scenario, const RunResu
             if (n > intended) {
                 return CheckResult::violated("no_resend_after_unknown", static_cast<std::uint32_t>(k),
                                              "non-idempotent effect " + std::string(sim::to_string(kind)) + " happened " +
-                                                 std::to_string(n) + " times for step " + std::to_string(k) + " (W-2)");
+                                                 std::to_string(n) + " times for step " + std::to_string(k) +
+                                                 (retried ? " (W-2: the agent retried a not_done whose first send had landed; D-3)" : " (W-2)"));
             }
         }
         ++judged;

@@ -443,7 +443,20 @@ WriteOutcome write_outcome_lie(const Claim& c) {
     if (auto why = hidden_by_a_fault(c, *e)) return {std::nullopt, why};
     const std::string what = c.name() + " reports not_done (Absent), but its " + std::string(sim::to_string(*kind)) +
                              " landed on " + sim::subject_of(e->window, e->element) + " at " + t_at(e->at_ms);
-    return {what + (e->at_ms > c.timing.ended_ms ? ", after the tool answered (W-1, D-3)" : " (W-1)"), std::nullopt};
+    if (e->at_ms > c.timing.ended_ms) return {what + ", after the tool answered (W-1, D-3)", std::nullopt};
+    // The text replaced an identical selection: the value did not change (W-1, D-2).
+    const auto& before = c.timing.before.value;
+    if (*kind == EffectKind::ValueChanged && before && e->detail == *before) {
+        return {what + ", leaving the value as it was (W-1, D-2: the text replaced an identical selection)", std::nullopt};
+    }
+    // Landed after the last read of its element: the read was readable, not timely (D-3).
+    std::optional<TimeMs> last_read;
+    const auto& reads = c.truth().reads;
+    for (std::size_t i = c.timing.reads_begin; i < c.timing.reads_end && i < reads.size(); ++i) {
+        if (reads[i].window == e->window && reads[i].element == e->element) last_read = reads[i].at_ms;
+    }
+    if (last_read && e->at_ms > *last_read) return {what + ", after its last read at " + t_at(*last_read) + " (W-1, D-3)", std::nullopt};
+    return {what + " (W-1)", std::nullopt};
 }
 
 }  // namespace

@@ -5,7 +5,8 @@
 // max_discard_ratio, 10 per success by default — the stricter budget of half the cases is pinned
 // by S1_fixed_seed_smoke_every_check_holds_and_judges_most_cases below, at a fixed seed).
 //
-// Default case counts are RapidCheck's (100 per property); `RC_PARAMS="max_success=1000"` raises
+// Under ctest the seed is fixed (tests/CMakeLists.txt, DESKCHECK_RC_PARAMS); 100 cases per property;
+// `RC_PARAMS="max_success=1000"` raises
 // them, `RC_PARAMS="seed=N"` varies them, and a failure prints `RC_PARAMS="reproduce=..."` which
 // replays the minimal case only. The minimal counterexample is printed as the scenario JSON
 // (`deskcheck replay` reads it), after the violation and the run's trace (RC_LOG).
@@ -196,6 +197,10 @@ RC_BOOST_PROP(E2_E3_ref_never_crosses_windows_holds, ()) {
 
 RC_BOOST_PROP(P1_F2_W1_report_matches_ground_truth_holds, ()) {
     rcgen::property_holds("report_matches_ground_truth", *rcgen::scenarios(), current(true));
+}
+
+RC_BOOST_PROP(V1_V3_V5_V7_verdict_decisive_holds, ()) {
+    rcgen::property_holds("verdict_decisive", *rcgen::scenarios(), current(true));
 }
 
 RC_BOOST_PROP(S1_deterministic_holds, ()) {
