@@ -192,6 +192,7 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
     Target t;
     const Mutation m = config_.mutation;
     if (auto err = resolve_target(desktop_, refs_, r, t, m)) return fail(*err);
+    const TimeMs resolved_at = desktop_.now_ms();
     if (r.kind == RequestKind::ClickAt) {
         if (auto err = check_coordinates(desktop_, r, m)) return fail(*err);  // nothing delivered (E-5)
     }
@@ -279,6 +280,16 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
         return ForegroundEvidence{};
     };
 
+    // E-2: the element again, right before the delivery, when time passed since it was resolved
+    // (quiesce, the user wait): it may have been removed or moved meanwhile.
+    if (t.node != nullptr && desktop_.now_ms() != resolved_at) {
+        Target again;
+        if (auto err = resolve_target(desktop_, refs_, r, again, m)) {
+            ev.foreground = give_back_now();
+            return fail(*err);
+        }
+        t = std::move(again);
+    }
     // E-5: hit-test again right before a coordinate delivery: an occluder may have appeared while
     // the guard waited for the user.
     if (r.kind == RequestKind::ClickAt) {
@@ -298,11 +309,12 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
     const auto grabber = desktop_.window(front_before);
     const bool delivered_to_it = grabber && quiet_after_.count(grabber->pid) != 0;
     const Input input = make_input(r, plan, t, *win, m);
-    // E-5: a real click lands on whatever is on top at that point: it must be the target.
+    // E-5: a real click lands on whatever is on top at that point: it must be the target itself
+    // (any other window there, even one of the target's own process, covers the element).
     if (r.kind == RequestKind::Click && plan.method == DeliveryMethod::RealInput && input.point &&
         m != Mutation::ClickWithoutHitTest) {
         const auto hit = desktop_.window_at(*input.point);
-        if (!hit || (*hit != r.target && !related_to_target(desktop_, *hit, r.target))) {
+        if (!hit || *hit != input.window) {
             ev.foreground = give_back_now();
             return fail(Error{ErrorKind::TargetOccluded, "the element's centre is covered by another window"});
         }

@@ -379,16 +379,18 @@ TimeMs last_user_input_before(const sim::Scenario& s, const RunResult& run, Time
 }
 
 // A request that gives the front back rather than taking it: for the window in front when the
-// call began, or for the window the last move took it from (undoing an app's grab, F-3).
+// call began, or for a window the front was taken from earlier in the call (by the tool, the user,
+// another window or an app's grab) — returning the front to where it was steals nothing (F-1).
 bool gives_back(const RunResult& run, const Segment& seg, const sim::ForegroundRequest& r) {
     if (r.window == seg.foreground_before) return true;
-    const sim::ForegroundChange* last = nullptr;
-    for (const auto& c : run.truth().foreground_changes) {
+    const auto& changes = run.truth().foreground_changes;
+    for (std::size_t i = seg.changes_begin; i < changes.size(); ++i) {
+        const auto& c = changes[i];
         if (c.at_ms > r.at_ms) break;
         if (c.at_ms == r.at_ms && c.by == "tool" && c.to == r.window) break;  // the request's own answer
-        last = &c;
+        if (c.from == r.window) return true;
     }
-    return last != nullptr && last->from == r.window && last->by != "tool";
+    return false;
 }
 
 // F-1: every foreground request by which the tool takes the front for a step's target comes while
@@ -822,11 +824,51 @@ CheckResult verdict_sound(const sim::Scenario& scenario, const RunResult& run) {
 
 // ---- click_lands_on_target (E-5, E-6) -----------------------------------------------------------
 
+// A click on an element by ref that the tool delivered at a point (a real click, or a posted one at
+// the element's centre): the point is hit-tested like a coordinate click (E-5) — the window on top
+// there is the target's, and the element hit is the one meant or inside it (E-2).
+std::optional<Violation> element_click_missed(const sim::Scenario& scenario, const sim::DeliveredInput& d,
+                                              const sim::Step& step) {
+    const auto k = static_cast<std::uint32_t>(d.step);
+    // A real click lands on whatever is on top at the point; a posted one goes to the window itself.
+    const WindowId on_top = d.method == DeliveryMethod::RealInput ? d.on_top.value_or(d.hit_window) : d.hit_window;
+    if (on_top != step.window && !related(scenario, on_top, step.window)) {
+        return Violation{"click_lands_on_target", k,
+                         "the click on " + w_e(step.window, step.control) + " was delivered at a point w" +
+                             std::to_string(on_top) + " covers (E-5)"};
+    }
+    if (d.hit_window != step.window && !related(scenario, d.hit_window, step.window)) {
+        return Violation{"click_lands_on_target", k,
+                         "the click on " + w_e(step.window, step.control) + " landed on w" + std::to_string(d.hit_window) + " (E-5)"};
+    }
+    // The element hit, or one of its ancestors, is the one meant.
+    std::optional<ElementId> at = d.hit_element;
+    for (std::size_t depth = 0; at && *at != 0 && depth < 64; ++depth) {
+        if (at == step.control) return std::nullopt;
+        const sim::Control* c = nullptr;
+        for (const auto& w : scenario.windows) {
+            if (w.id != d.hit_window) continue;
+            for (const auto& x : w.controls) {
+                if (x.id == *at) c = &x;
+            }
+        }
+        if (c == nullptr) break;
+        at = c->parent;
+    }
+    return Violation{"click_lands_on_target", k,
+                     "the click on " + w_e(step.window, step.control) + " hit " + w_e(d.hit_window, d.hit_element) + " (E-5)"};
+}
+
 CheckResult click_lands_on_target(const sim::Scenario& scenario, const RunResult& run) {
     std::uint32_t judged = 0;
     for (const auto& d : run.truth().delivered) {
         if (d.step < 0 || static_cast<std::size_t>(d.step) >= scenario.steps.size()) continue;
         const auto& step = scenario.steps[static_cast<std::size_t>(d.step)];
+        if (step.kind == sim::StepKind::Click && step.control && d.landed) {
+            if (auto v = element_click_missed(scenario, d, step)) return CheckResult::violated(v->property, v->step, v->explanation);
+            ++judged;
+            continue;
+        }
         if (step.kind != sim::StepKind::ClickAt || !step.point) continue;
         const auto k = static_cast<std::uint32_t>(d.step);
         const WindowId on_top = d.on_top.value_or(d.hit_window);
