@@ -158,20 +158,48 @@ int cmd_run(const Argv& argv) {
     return failed ? exit_violation : exit_ok;
 }
 
+namespace {
+
+// The command a page names: the file and the options that change the run.
+std::string replay_command(const std::string& file, const Args& args) {
+    std::string cmd = "deskcheck replay " + file;
+    if (const auto r = args.option("--rules")) cmd += " --rules " + *r;
+    if (const auto m = args.option("--mutation")) cmd += " --mutation " + *m;
+    if (args.flag("--no-agent")) cmd += " --no-agent";
+    return cmd;
+}
+
+// --html OUT: the replay's timeline page. Says "written" only when it was.
+int write_replay_page(const Replayed& replayed, const Args& args, const std::string& out) {
+    const std::string error = write_text_file(out, timeline_page(replayed, replay_command(replayed.file, args)));
+    if (!error.empty()) {
+        std::cerr << "deskcheck replay: --html: " << error << "\n";
+        return exit_usage;
+    }
+    std::cerr << "deskcheck replay: timeline page written to " << out << "\n";
+    return exit_ok;
+}
+
+}  // namespace
+
 int cmd_replay(const Argv& argv) {
-    Args args("replay", argv, {"--json", "--help", "--no-agent"}, {"--rules", "--mutation"});
+    Args args("replay", argv, {"--json", "--help", "--no-agent"}, {"--rules", "--mutation", "--html"});
     if (args.flag("--help")) {
-        std::cout << "usage: deskcheck replay FILE... [--json] [--rules R] [--mutation M] [--no-agent]\n"
+        std::cout << "usage: deskcheck replay FILE... [--json] [--rules R] [--mutation M] [--no-agent] [--html OUT.html]\n"
                      "replays scenario files and prints the timeline and every property's judgement.\n"
                      "a file whose counterexample header names a mutation is replayed a second time with it\n"
                      "(the recorded bug put back), unless --mutation chooses one.\n"
-                     "exit: 0 every property holds, 1 a property is violated, 2 bad input\n";
+                     "--html OUT.html (one FILE): also writes the timeline as one self-contained HTML page.\n"
+                     "exit: 0 every property holds, 1 a property is violated, 2 bad input (or the page cannot be written)\n";
         return exit_ok;
     }
     props::RunOptions base;
     std::string rules_override;
     if (args.ok()) parse_run_options(args, base, rules_override);
     if (args.ok() && args.positional().empty()) args.fail("expects at least one scenario file");
+    const auto html = args.option("--html");
+    if (args.ok() && html && args.positional().size() != 1) args.fail("--html writes the page of one FILE; give exactly one");
+    if (args.ok() && html && html->empty()) args.fail("--html needs a file name");
     if (!args.ok()) return usage_error("replay", args.error());
     base.agent_retries = !args.flag("--no-agent");
     const bool json = args.flag("--json");
@@ -187,8 +215,9 @@ int cmd_replay(const Argv& argv) {
         if (json) all.push_back(replayed.json);
         else std::cout << replayed.text;
         if (replayed.violated) worst = std::max(worst, exit_violation);
+        if (html) worst = std::max(worst, write_replay_page(replayed, args, *html));
     }
-    if (json) std::cout << all.dump(2) << "\n";
+    if (json) std::cout << all.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
     return worst;
 }
 
