@@ -15,7 +15,7 @@
 namespace deskcheck::cli {
 
 nlohmann::ordered_json campaign_json(const props::CampaignResult& r, const std::vector<std::string>& files,
-                                     double seconds) {
+                                     double seconds, const std::vector<std::string>& pages) {
     nlohmann::ordered_json j;
     j["seed"] = r.seed;
     j["rules"] = r.rules;
@@ -46,7 +46,9 @@ nlohmann::ordered_json campaign_json(const props::CampaignResult& r, const std::
                                         {"shrunk_steps", c.shrunk_size.steps},
                                         {"shrink_attempts", c.shrink_attempts},
                                         {"file", i < files.size() ? files[i] : ""},
-                                        {"replay", i < files.size() ? "deskcheck replay " + files[i] : ""}});
+                                        {"replay", i < files.size() ? "deskcheck replay " + files[i] : ""},
+                                        {"page", i < pages.size() && !pages[i].empty() ? nlohmann::ordered_json(pages[i])
+                                                                                       : nlohmann::ordered_json(nullptr)}});
     }
     return j;
 }
@@ -291,6 +293,13 @@ PageWritten write_page_for(const std::string& scenario_file, const props::RunOpt
     const std::string error = write_text_file(page, timeline_page(replayed, replay_command));
     if (!error.empty()) return PageWritten{"", error};
     return PageWritten{page.string(), ""};
+}
+
+props::RunOptions replay_options(Mutation mutation) {
+    props::RunOptions o;
+    o.tool.mutation = mutation;
+    o.agent_retries = true;
+    return o;
 }
 
 std::string write_counterexample(const props::Counterexample& c, const std::string& rules, const std::filesystem::path& dir) {

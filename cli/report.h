@@ -14,8 +14,9 @@
 
 namespace deskcheck::cli {
 
+// `files[i]` / `pages[i]`: where counterexample i and its timeline page were written ("" when not).
 nlohmann::ordered_json campaign_json(const props::CampaignResult& r, const std::vector<std::string>& files,
-                                     double seconds);
+                                     double seconds, const std::vector<std::string>& pages = {});
 
 // One run of a replay, kept for the timeline page.
 struct ReplayedRun {
@@ -61,6 +62,9 @@ struct PageWritten {
 // Replays `scenario_file` as `deskcheck replay` does (`base`: rules / mutation / agent) and writes its
 // timeline page next to it. `replay_command` is the command the page names.
 PageWritten write_page_for(const std::string& scenario_file, const props::RunOptions& base, const std::string& replay_command);
+
+// The options `deskcheck replay FILE [--mutation M]` runs with (the file's rules, the W-2 agent on).
+props::RunOptions replay_options(Mutation mutation);
 
 // The evidence of one step, for people (multi-line, indented).
 std::string describe_step(const StepReport& s);

@@ -98,7 +98,8 @@ int cmd_run(const Argv& argv) {
         std::cout << "usage: deskcheck run [--seed S] [--cases N] [--rules published|current] [--property P] [--json]\n"
                      "                     [--out DIR] [--no-shrink] [--mutation M]\n"
                      "generates N scenarios from seed S, runs the tool on each, judges every property, shrinks and\n"
-                     "writes each counterexample to DIR (default: counterexamples/) and prints its replay command.\n"
+                     "writes each counterexample to DIR (default: counterexamples/) with its timeline page next to it\n"
+                     "(the same name, .html; see deskcheck replay --html) and prints its replay command.\n"
                      "exit: 0 every property holds, 1 a property is violated or gave up, 2 bad usage\n";
         return exit_ok;
     }
@@ -136,11 +137,21 @@ int cmd_run(const Argv& argv) {
     const props::CampaignResult r = props::run_campaign(o);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::vector<std::string> files;
-    for (const auto& c : r.counterexamples) files.push_back(write_counterexample(c, o.rules, out_dir));
+    std::vector<PageWritten> pages;
+    std::vector<std::string> page_files;
+    const std::string mutation_flag =
+        o.tool.mutation != Mutation::None ? " --mutation " + std::string(to_string(o.tool.mutation)) : std::string();
+    for (const auto& c : r.counterexamples) {
+        files.push_back(write_counterexample(c, o.rules, out_dir));
+        pages.push_back(write_page_for(files.back(), replay_options(o.tool.mutation),
+                                       "deskcheck replay " + files.back() + mutation_flag));
+        page_files.push_back(pages.back().path);
+        if (!pages.back().error.empty()) std::cerr << "deskcheck run: no timeline page: " << pages.back().error << "\n";
+    }
     bool failed = !r.counterexamples.empty();
     for (const auto& p : r.properties) failed = failed || p.gave_up();
     if (json) {
-        std::cout << campaign_json(r, files, seconds).dump(2) << "\n";
+        std::cout << campaign_json(r, files, seconds, page_files).dump(2) << "\n";
     } else {
         std::cout << "deskcheck run: seed=" << o.seed << " cases=" << r.cases << " rules=" << o.rules << " ("
                   << std::fixed << std::setprecision(0) << (seconds > 0 ? r.cases / seconds : 0.0) << " cases/s)\n";
@@ -149,8 +160,8 @@ int cmd_run(const Argv& argv) {
             const auto& c = r.counterexamples[i];
             std::cout << "\ncounterexample: " << c.summary << "\n  shrunk from " << props::to_string(c.original_size)
                       << " to " << props::to_string(c.shrunk_size) << " in " << c.shrink_attempts << " attempts\n"
-                      << "  written to " << files[i] << "\n  replay: deskcheck replay " << files[i]
-                      << (o.tool.mutation != Mutation::None ? " --mutation " + std::string(to_string(o.tool.mutation)) : "")
+                      << "  written to " << files[i] << "\n  replay: deskcheck replay " << files[i] << mutation_flag << "\n"
+                      << (pages[i].error.empty() ? "  timeline page: " + pages[i].path : "  timeline page NOT written: " + pages[i].error)
                       << "\n";
         }
         if (!failed) std::cout << "\nall properties hold on " << r.cases << " cases\n";
