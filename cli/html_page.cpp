@@ -533,6 +533,18 @@ std::string violation_boxes(const Timeline& t) {
     return out;
 }
 
+// What `deskcheck replay` prints for the run, folded away; cut at text_timeline_bytes_max.
+std::string text_timeline(const RunView& run) {
+    std::string text = sim::to_text(run.run->trace()) + "\n";
+    for (const auto& s : run.run->steps) text += describe_step(s);
+    if (text.size() > text_timeline_bytes_max) {
+        text = truncated(text.substr(0, text_timeline_bytes_max), text_timeline_bytes_max) +
+               "\n… cut here (" + std::to_string(text.size()) + " bytes in all): deskcheck replay prints it whole\n";
+    }
+    return "<details><summary>The text timeline (what <code>deskcheck replay</code> prints)</summary><pre class=\"text-timeline\">" +
+           escape_html(text) + "</pre></details>\n";
+}
+
 std::string run_section(const RunView& run, int index) {
     const Timeline t = build_timeline(run);
     std::string out = "<section" + attr("class", "run") + num("data-run", index) + attr("data-mutation", run.mutation) +
@@ -540,10 +552,7 @@ std::string run_section(const RunView& run, int index) {
     out += "<h2>Run " + std::to_string(index + 1) + ": " + escape_html(run.title) + "</h2>\n" + violation_boxes(t);
     if (!t.order_exact) out += "<p class=\"note\">The trace and the ledger did not line up: order within one millisecond is approximate.</p>\n";
     out += "<div class=\"scroll\">\n" + draw_svg(t, index) + "</div>\n" + checks_table(run);
-    std::string report;
-    for (const auto& s : run.run->steps) report += describe_step(s);
-    out += "<details><summary>The text timeline (what <code>deskcheck replay</code> prints)</summary><pre class=\"text-timeline\">" +
-           escape_html(sim::to_text(run.run->trace())) + "</pre><pre>" + escape_html(report) + "</pre></details>\n";
+    out += text_timeline(run);
     return out + "</section>\n";
 }
 

@@ -407,6 +407,13 @@ void Builder::add_attempts() {
     }
 }
 
+// A value as evidence shows it: quoted, at most value_chars_max code points (the text timeline
+// of `deskcheck replay` has it whole).
+std::string shown_value(const std::string& value) {
+    const std::string quoted = sim::quoted(value);
+    return quoted.size() <= value_chars_max ? quoted : truncated(quoted, value_chars_max) + " (" + std::to_string(value.size()) + " bytes)";
+}
+
 void Builder::add_effects() {
     for (std::size_t i = 0; i < truth_.effects.size(); ++i) {
         const auto& e = truth_.effects[i];
@@ -419,9 +426,9 @@ void Builder::add_effects() {
         item.begin = instant(e.at_ms, index_.effects, i);
         item.label = std::string(to_string(e.kind)) + (e.detail.empty() ? "" : " " + sim::quoted(e.detail));
         std::ostringstream ev;
-        ev << line(index_.effects, i) << "effect (ground truth) at t=" << e.at_ms << " ms on "
+        ev << "effect (ground truth) at t=" << e.at_ms << " ms on "
            << sim::subject_of(e.window, e.element == 0 ? std::nullopt : std::optional(e.element)) << ": " << to_string(e.kind);
-        if (!e.detail.empty()) ev << " " << sim::quoted(e.detail);
+        if (!e.detail.empty()) ev << " " << shown_value(e.detail);
         ev << "\nby " << e.by << (e.step >= 0 ? ", step " + std::to_string(e.step) : std::string());
         if (e.delivered_at_ms) ev << "\ncaused by the input delivered at t=" << *e.delivered_at_ms << " ms (" << e.at_ms - *e.delivered_at_ms << " ms later)";
         if (e.overrun) ev << "\noverrun: landed beyond its app's declared latency bound (fault S-7)";
@@ -429,6 +436,13 @@ void Builder::add_effects() {
         if (e.step >= 0) item.step = static_cast<std::uint32_t>(e.step);
         push(std::move(item));
     }
+}
+
+std::string read_fault(const std::string& fault) {
+    if (fault.empty()) return "a true reading";
+    if (fault == "stale") return "STALE: the value before the latest update (fault S-7)";
+    if (fault == "failed") return "the read failed (fault S-7)";
+    return "fault: " + fault;
 }
 
 void Builder::add_reads() {
@@ -442,13 +456,10 @@ void Builder::add_reads() {
         if (r.fault == "stale") item.classes.push_back("stale");
         item.row = Row::Bottom;
         item.begin = instant(r.at_ms, index_.reads, i);
-        const std::string value = r.returned ? (r.field == "value" ? sim::quoted(*r.returned) : *r.returned) : "(unreadable)";
+        const std::string value = r.returned ? (r.field == "value" ? shown_value(*r.returned) : *r.returned) : "(unreadable)";
         item.label = r.field + " " + value + (r.fault == "stale" ? " STALE" : "");
-        item.evidence = line(index_.reads, i) + "read at t=" + std::to_string(r.at_ms) + " ms of " +
-                        sim::subject_of(r.window, r.element == 0 ? std::nullopt : std::optional(r.element)) + " " + r.field +
-                        "\nreturned: " + value + "\n" +
-                        (r.fault.empty() ? std::string("a true reading") : "fault: " + r.fault +
-                                                                               (r.fault == "stale" ? " (the value before the latest update)" : "")) +
+        item.evidence = "read of " + sim::subject_of(r.window, r.element == 0 ? std::nullopt : std::optional(r.element)) + " " +
+                        r.field + " at t=" + std::to_string(r.at_ms) + " ms\nreturned: " + value + "\n" + read_fault(r.fault) +
                         "\nafter " + std::to_string(r.attempts_before) + " delivery attempts\n";
         push(std::move(item));
     }

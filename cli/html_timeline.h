@@ -147,5 +147,7 @@ std::string truncated(std::string_view text, std::size_t max_chars);
 // Hard limits on what one page draws (a 32-step scenario stays well under 1 MB).
 inline constexpr std::size_t page_items_max = 6000;
 inline constexpr std::size_t evidence_chars_max = 4000;
+inline constexpr std::size_t value_chars_max = 80;        // a value quoted in an item's evidence
+inline constexpr std::size_t text_timeline_bytes_max = 100'000;  // the text timeline appended per run
 
 }  // namespace deskcheck::cli::html
