@@ -492,7 +492,7 @@ std::string draw_svg(const Timeline& t, int run_index) {
     if (t.tool_returned) {
         const int x = axis.centre(*t.tool_returned);
         o << "<g class=\"tool-returned\"><line" << num("x1", x) << num("y1", layout.top) << num("x2", x) << num("y2", layout.bottom)
-          << "/><text class=\"label\"" << num("x", x + 3) << num("y", layout.top + 10) << ">tool returned</text></g>\n";
+          << "/><text class=\"label\"" << num("x", x + 3) << num("y", layout.bottom - 4) << ">tool returned</text></g>\n";
     }
     o << "</svg>\n";
     return o.str();
@@ -557,7 +557,7 @@ std::string run_section(const RunView& run, int index) {
 }
 
 constexpr std::string_view page_style = R"css(
-body{font:14px/1.4 system-ui,sans-serif;margin:0 0 180px 0;color:#222;background:#fff}
+body{font:14px/1.4 system-ui,sans-serif;margin:0 0 40vh 0;color:#222;background:#fff}
 header{padding:12px 18px;background:#f4f4f6;border-bottom:1px solid #ccc}
 h1{font-size:20px;margin:0 0 6px 0} h2{font-size:16px;margin:14px 18px 6px}
 dl{display:grid;grid-template-columns:max-content auto;gap:2px 12px;margin:6px 0} dt{color:#666} dd{margin:0}
@@ -569,7 +569,7 @@ table.checks{margin:8px 18px;border-collapse:collapse;font-size:13px} table.chec
 tr.check.violated td{background:#fde8e8} tr.check.primary td:first-child{font-weight:bold}
 details{margin:6px 18px} pre{font-size:12px;white-space:pre-wrap}
 .legend{margin:6px 18px;font-size:12px;color:#444} .legend span{margin-right:14px;white-space:nowrap}
-#evidence-panel{position:fixed;bottom:0;left:0;right:0;height:150px;overflow:auto;background:#fffef4;border-top:2px solid #999;margin:0;padding:6px 18px;font-size:12px}
+#evidence-panel{position:fixed;bottom:0;left:0;right:0;max-height:40vh;overflow:auto;background:#fffef4;border-top:2px solid #999;margin:0;padding:6px 18px;font-size:12px}
 #zoom{margin:6px 18px}
 svg.timeline text{font-size:10px;fill:#222} svg.timeline .lane-label{font-size:12px;font-weight:600}
 .lane-bg{fill:#fff;stroke:#e4e4e4} .lane-tool .lane-bg{fill:#f7f9fc} .lane-user .lane-bg{fill:#fbf7fd}

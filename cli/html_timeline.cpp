@@ -588,7 +588,8 @@ void Builder::add_highlights() {
     }
 }
 
-// The latency bound of the step's app (from its first delivery) and the tool's settle wait.
+// The latency bound of the step's app and the tool's settle wait, both from the step's first
+// delivery (none when the step delivered nothing).
 void Builder::add_intervals(std::uint32_t step) {
     const auto span = step_span(step);
     std::optional<std::size_t> report;
@@ -597,15 +598,14 @@ void Builder::add_intervals(std::uint32_t step) {
     }
     if (!span || !report) return;
     const StepReport& s = run_.steps[*report];
-    Instant from = span->first;
-    for (std::size_t i = 0; i < truth_.delivered.size(); ++i) {
+    std::optional<Instant> delivered;  // the step's first delivery: where its effects' clock starts
+    for (std::size_t i = 0; i < truth_.delivered.size() && !delivered; ++i) {
         const auto& d = truth_.delivered[i];
         const Instant at = instant(d.at_ms, index_.delivered, i);
-        if (d.step == static_cast<std::int32_t>(step) && at >= span->first && at <= span->second) {
-            from = at;
-            break;
-        }
+        if (d.step == static_cast<std::int32_t>(step) && at >= span->first && at <= span->second) delivered = at;
     }
+    if (!delivered) return;  // nothing delivered: no effect is due, nothing to settle
+    const Instant from = *delivered;
     const sim::Window* window = nullptr;
     for (const auto& w : scenario_.windows) window = w.id == s.request.target ? &w : window;
     const sim::App* app = nullptr;
