@@ -446,7 +446,8 @@ std::string draw_highlight(const Highlight& h, const Axis& axis, const Layout& l
                       "</title>";
     out += "<rect class=\"violation-column\"" + num("x", x0) + num("y", layout.top - 4) + num("width", x1 - x0) + num("height", layout.bottom - layout.top + 8) + "/>";
     out += "<text class=\"violation-label\"" + num("x", x0) + num("y", 12 + 12 * (index % 2)) + ">" +
-           escape_html("✖ " + h.property + (h.step ? " @ step " + step : std::string(" (whole run)"))) + "</text>";
+           escape_html("✖ " + h.property + (h.step ? " @ step " + step + (h.begin ? "" : " (the step did not run)") : std::string(" (whole run)"))) +
+           "</text>";
     return out + "</g>\n";
 }
 
