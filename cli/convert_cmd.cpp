@@ -1,7 +1,7 @@
 // deskcheck convert CRASH... [--out DIR] [--json]: a libFuzzer crash file of fuzz_batch (bytes) or
 // fuzz_scenario_json (a scenario document) -> the scenario, shrunk keeping the same violated
 // property, written as a counterexample JSON into corpus/regressions/ (never over an existing
-// file), and the command that replays it.
+// file), its timeline page next to it, and the command that replays it.
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -9,6 +9,7 @@
 #include "cli/args.h"
 #include "cli/fuzz_commands.h"
 #include "cli/fuzz_support.h"
+#include "cli/report.h"
 
 namespace deskcheck::cli {
 namespace {
@@ -22,7 +23,8 @@ constexpr const char* convert_help =
     "  Turns fuzz crash files (fuzz_batch bytes, or fuzz_scenario_json scenario documents) into\n"
     "  counterexamples: runs each as the fuzz targets do (current rules, W-2 agent on, every check),\n"
     "  shrinks it keeping the violated property, writes it into DIR (default: corpus/regressions of\n"
-    "  this checkout) under a fresh name, and prints `deskcheck replay FILE`.\n"
+    "  this checkout) under a fresh name with its timeline page next to it (FILE.html, see\n"
+    "  deskcheck replay --html), and prints `deskcheck replay FILE`.\n"
     "  A crash that violates no property (a sanitizer finding, or fuzz_verdict / fuzz_locator\n"
     "  input) replays with the fuzz binary itself: build/fuzz/fuzz/<target> CRASH.\n"
     "exit: 0 every file converted, 1 some file violates no property today (nothing written for it),\n"
@@ -33,7 +35,7 @@ fs::path default_out() {
     return checkout ? *checkout / "corpus" / "regressions" : fs::path("corpus") / "regressions";
 }
 
-nlohmann::ordered_json conversion_json(const std::string& input, const Conversion& c) {
+nlohmann::ordered_json conversion_json(const std::string& input, const Conversion& c, const PageWritten& page) {
     nlohmann::ordered_json j{{"input", input}, {"kind", c.kind}};
     if (!c.error.empty()) {
         j["error"] = c.error;
@@ -47,10 +49,11 @@ nlohmann::ordered_json conversion_json(const std::string& input, const Conversio
     j["shrink_attempts"] = c.shrink_attempts;
     j["file"] = c.file;
     j["replay"] = "deskcheck replay " + c.file;
+    j["page"] = page.path.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(page.path);
     return j;
 }
 
-void print_conversion(const std::string& input, const Conversion& c) {
+void print_conversion(const std::string& input, const Conversion& c, const PageWritten& page) {
     if (!c.error.empty()) {
         std::cerr << "deskcheck convert: " << c.error << "\n";
         return;
@@ -62,7 +65,8 @@ void print_conversion(const std::string& input, const Conversion& c) {
     }
     std::cout << input << " (" << c.kind << "): " << c.summary << "\n"
               << "  shrunk from " << c.original_steps << " to " << c.shrunk_steps << " steps in " << c.shrink_attempts
-              << " attempts\n  wrote " << c.file << "\n  deskcheck replay " << c.file << "\n";
+              << " attempts\n  wrote " << c.file << "\n  deskcheck replay " << c.file << "\n"
+              << (page.error.empty() ? "  timeline page: " + page.path : "  timeline page NOT written: " + page.error) << "\n";
 }
 
 }  // namespace
@@ -83,8 +87,12 @@ int cmd_convert(const Argv& argv) {
         const Conversion c = convert_crash(input, out_dir);
         if (!c.error.empty()) worst = std::max(worst, exit_usage);
         else if (!c.violated) worst = std::max(worst, exit_nothing_reproduces);
-        if (json) all.push_back(conversion_json(input, c));
-        else print_conversion(input, c);
+        PageWritten page;
+        if (c.error.empty() && c.violated && !c.file.empty()) {
+            page = write_page_for(c.file, replay_options(Mutation::None), "deskcheck replay " + c.file);
+        }
+        if (json) all.push_back(conversion_json(input, c, page));
+        else print_conversion(input, c, page);
     }
     if (json) std::cout << all.dump(2) << "\n";
     return worst;

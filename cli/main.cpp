@@ -19,7 +19,7 @@ struct Command {
 constexpr Command commands[] = {
     {"rules", "rules [--rules published|current] [--json]   print a rule set's verdict table", deskcheck::cli::cmd_rules},
     {"run", "run [--seed S] [--cases N] [--rules R] [--property P] [--json]   a property campaign over generated desktops", deskcheck::cli::cmd_run},
-    {"replay", "replay FILE... [--json]                  replay scenario files: timeline, evidence, judgement", deskcheck::cli::cmd_replay},
+    {"replay", "replay FILE... [--json] [--html OUT.html] replay scenario files: timeline (text, or an HTML page), evidence, judgement", deskcheck::cli::cmd_replay},
     {"shrink", "shrink FILE --property P [--out F]       shrink a scenario keeping property P violated", deskcheck::cli::cmd_shrink},
     {"nightly", "nightly [--minutes M] [--jobs N] [--json]  the main job: property campaign + fuzzing + summary", deskcheck::cli::cmd_nightly},
     {"convert", "convert CRASH [--out DIR] [--json]       a fuzz_batch crash -> a shrunk counterexample JSON", deskcheck::cli::cmd_convert},

@@ -77,8 +77,10 @@ constexpr const char* nightly_help =
     "                         [--seed S] [--fuzz-build DIR]\n"
     "  The main CI job: a property campaign (25% of the budget) and each fuzz target under libFuzzer\n"
     "  (fuzz_batch 30%, the others 15% each), new inputs merged into corpus/<target>/, every crash\n"
-    "  converted into a shrunk counterexample in DIR (default corpus/regressions), a sample of runs\n"
-    "  replayed twice (S-1), and a summary (text, or --json). Progress goes to stderr.\n"
+    "  converted into a shrunk counterexample in DIR (default corpus/regressions) with its timeline\n"
+    "  page next to it (FILE.html, see deskcheck replay --html), a sample of runs replayed twice (S-1),\n"
+    "  and a summary (text, or --json) listing each finding's replay command and page. Progress goes\n"
+    "  to stderr.\n"
     "  --minutes M      total budget (default 2)        --jobs N   libFuzzer -fork=N (default 1)\n"
     "  --seed S         reuse a nightly's seed (default: from today's date and the git commit)\n"
     "  --fuzz-build DIR the fuzz preset's tree (default build/fuzz; make it with\n"
@@ -109,6 +111,7 @@ struct Finding {
     std::string file;     // counterexample JSON, or the kept crash file
     std::string replay;   // the one command that reproduces it
     bool is_property = true;
+    std::string page;     // the timeline page next to `file` ("" when none was written)
 };
 
 struct Round {
@@ -259,13 +262,22 @@ void add_campaign(props::CampaignResult& total, const props::CampaignResult& r) 
     for (const auto& [k, v] : r.coverage) total.coverage[k] += v;
 }
 
+// The timeline page next to a counterexample file (cli/html_timeline.h); a page that cannot be
+// written is a warning, never a silent gap.
+std::string write_page(const std::string& file, Mutation mutation, const std::string& replay, Summary& out) {
+    const PageWritten page = write_page_for(file, replay_options(mutation), replay);
+    if (!page.error.empty()) out.warnings.push_back("no timeline page for " + file + ": " + page.error);
+    return page.path;
+}
+
 void keep_counterexamples(const Settings& s, const props::CampaignResult& r, Summary& out) {
     for (const auto& c : r.counterexamples) {
         const bool known = std::any_of(out.findings.begin(), out.findings.end(),
                                        [&](const Finding& f) { return f.source == "campaign" && f.property == c.property; });
         if (known) continue;  // one counterexample per property per night
         const std::string file = write_counterexample(c, s.rules, s.out);
-        out.findings.push_back({"campaign", c.property, c.summary, file, replay_command(s, file), true});
+        out.findings.push_back({"campaign", c.property, c.summary, file, replay_command(s, file), true,
+                                write_page(file, s.mutation, replay_command(s, file), out)});
         progress("campaign: " + c.summary + " -> " + file);
     }
 }
@@ -340,7 +352,8 @@ void keep_crash(const Settings& s, const std::string& target, const fs::path& cr
         const Conversion c = convert_crash(crash, s.out, fuzz_properties(out));
         if (c.violated && c.file.empty()) return;  // this property is already reported tonight
         if (c.violated) {
-            out.findings.push_back({target + " crash", c.property, c.summary, c.file, "deskcheck replay " + c.file, true});
+            out.findings.push_back({target + " crash", c.property, c.summary, c.file, "deskcheck replay " + c.file, true,
+                                    write_page(c.file, Mutation::None, "deskcheck replay " + c.file, out)});
             progress(target + ": crash converted: " + c.summary + " -> " + c.file);
             return;
         }
@@ -357,7 +370,7 @@ void keep_crash(const Settings& s, const std::string& target, const fs::path& cr
                                       " but this deskcheck does not reproduce it: is the fuzz build from another commit?";
     out.findings.push_back({target + " " + kind, "", "libFuzzer " + kind + " that is not a property violation here (" +
                             why + "); see " + log.string(),
-                            kept.string(), (s.fuzz_build / "fuzz" / target).string() + " " + kept.string(), false});
+                            kept.string(), (s.fuzz_build / "fuzz" / target).string() + " " + kept.string(), false, ""});
     progress(target + ": " + kind + " kept as " + kept.string());
 }
 
@@ -436,7 +449,8 @@ void check_deterministic(const Settings& s, const sim::Scenario& scenario, const
     c.original_size = c.shrunk_size = props::size_of(scenario);
     c.summary = "deterministic violated: " + r.violation->explanation + " (" + source + ")";
     const std::string file = write_counterexample(c, std::string(ro.rules->name), s.out);
-    out.findings.push_back({"determinism sample", c.property, c.summary, file, replay_command(s, file), true});
+    out.findings.push_back({"determinism sample", c.property, c.summary, file, replay_command(s, file), true,
+                            write_page(file, s.mutation, replay_command(s, file), out)});
 }
 
 // Replays twice: the first cases of the first campaign round, and a spread of fuzz_batch's corpus.
@@ -548,7 +562,10 @@ void print_summary(const Settings& s, const Summary& out, int code, std::ostream
     print_fuzz(out, o);
     o << "\ndeterminism: " << out.determinism_replayed << " scenarios replayed twice\n";
     o << "\nfindings: " << (out.findings.empty() ? "none" : std::to_string(out.findings.size())) << "\n";
-    for (const auto& f : out.findings) o << "  [" << f.source << "] " << f.summary << "\n    " << f.replay << "\n";
+    for (const auto& f : out.findings) {
+        o << "  [" << f.source << "] " << f.summary << "\n    " << f.replay << "\n";
+        if (!f.page.empty()) o << "    timeline page: " << f.page << "\n";
+    }
     for (const auto& w : out.warnings) o << "warning: " << w << "\n";
     for (const auto& e : out.infra_errors) o << "infrastructure error: " << e << "\n";
     o << "\nexit " << code << " (" << exit_class(code) << ")\n";
@@ -586,7 +603,8 @@ nlohmann::ordered_json summary_json(const Settings& s, const Summary& out, int c
     j["findings"] = nlohmann::ordered_json::array();
     for (const auto& f : out.findings) {
         j["findings"].push_back({{"source", f.source}, {"property", f.property}, {"summary", f.summary}, {"file", f.file},
-                                 {"replay", f.replay}, {"property_violation", f.is_property}});
+                                 {"replay", f.replay}, {"property_violation", f.is_property},
+                                 {"page", f.page.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(f.page)}});
     }
     j["warnings"] = out.warnings;
     j["infrastructure_errors"] = out.infra_errors;

@@ -1,5 +1,8 @@
 #include "cli/report.h"
 
+#include <cassert>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -12,7 +15,7 @@
 namespace deskcheck::cli {
 
 nlohmann::ordered_json campaign_json(const props::CampaignResult& r, const std::vector<std::string>& files,
-                                     double seconds) {
+                                     double seconds, const std::vector<std::string>& pages) {
     nlohmann::ordered_json j;
     j["seed"] = r.seed;
     j["rules"] = r.rules;
@@ -44,7 +47,9 @@ nlohmann::ordered_json campaign_json(const props::CampaignResult& r, const std::
                                         {"shrunk_steps", c.shrunk_size.steps},
                                         {"shrink_attempts", c.shrink_attempts},
                                         {"file", i < files.size() ? files[i] : ""},
-                                        {"replay", i < files.size() ? "deskcheck replay " + files[i] : ""}});
+                                        {"replay", i < files.size() ? "deskcheck replay " + files[i] : ""},
+                                        {"page", i < pages.size() && !pages[i].empty() ? nlohmann::ordered_json(pages[i])
+                                                                                       : nlohmann::ordered_json(nullptr)}});
     }
     return j;
 }
@@ -123,6 +128,7 @@ struct ReplayRun {
     bool violated = false;
     bool property_violated = false;
     std::string property_status;
+    std::vector<html::CheckLine> results;
 };
 
 ReplayRun replay_run(const sim::Scenario& scenario, const props::RunOptions& options, const std::string& property) {
@@ -151,6 +157,7 @@ ReplayRun replay_run(const sim::Scenario& scenario, const props::RunOptions& opt
         if (r.violation && r.violation->step) cj["step"] = *r.violation->step;
         if (r.status == props::CheckStatus::CannotJudge) cj["why_not_judged"] = r.why_not_judged;
         out.checks.push_back(cj);
+        out.results.push_back(html::CheckLine{std::string(c.name), std::string(c.spec), r});
     }
     out.text = t.str();
     return out;
@@ -194,7 +201,7 @@ Replayed replay_file(const std::string& file, props::RunOptions base, const std:
     const auto size = props::size_of(doc.scenario);
     t << "scenario: " << props::to_string(size) << "; rules " << base.rules->name << "; "
       << (doc.scenario.batch ? "one batch" : "single actions") << "; mutation " << to_string(base.tool.mutation) << "\n";
-    const ReplayRun first = replay_run(doc.scenario, base, property);
+    ReplayRun first = replay_run(doc.scenario, base, property);
     t << first.text;
     out.violated = first.violated;
     if (header && !header->expected_outcome.empty()) {
@@ -239,7 +246,61 @@ Replayed replay_file(const std::string& file, props::RunOptions base, const std:
         m["trace"] = sim::to_json(mutated->run->trace());
         out.json["with_header_mutation"] = m;
     }
+    out.file = file;
+    out.rules = std::string(base.rules->name);
+    out.runs.push_back(ReplayedRun{"as recorded (mutation " + std::string(to_string(base.tool.mutation)) + ")",
+                                   std::string(to_string(base.tool.mutation)), std::move(*first.run), std::move(first.results)});
+    if (mutated) {
+        out.runs.push_back(ReplayedRun{"with the header's mutation " + mutation_name + " (the recorded bug put back)", mutation_name,
+                                       std::move(*mutated->run), std::move(mutated->results)});
+    }
+    out.document = std::move(doc);
     return out;
+}
+
+std::string timeline_page(const Replayed& replayed, const std::string& replay_command) {
+    assert(replayed.document.has_value());
+    html::PageView page;
+    page.file = replayed.file;
+    page.header = replayed.document->counterexample;
+    page.rules = replayed.rules;
+    page.replay_command = replay_command;
+    const std::string primary = page.header ? page.header->property : std::string();
+    for (const auto& r : replayed.runs) {
+        page.runs.push_back(html::RunView{r.title, r.mutation, &replayed.document->scenario, &r.run, r.checks, primary});
+    }
+    return html::render_page(page);
+}
+
+std::string write_text_file(const std::filesystem::path& path, const std::string& content) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (!out) return "cannot write " + path.string() + ": " + std::strerror(errno);
+    out << content;
+    out.close();
+    if (!out) return "cannot write " + path.string() + ": writing failed";
+    return "";
+}
+
+std::filesystem::path page_path_for(const std::filesystem::path& scenario_file) {
+    std::filesystem::path page = scenario_file;
+    page.replace_extension(".html");
+    return page;
+}
+
+PageWritten write_page_for(const std::string& scenario_file, const props::RunOptions& base, const std::string& replay_command) {
+    const Replayed replayed = replay_file(scenario_file, base, "", base.tool.mutation == Mutation::None);
+    if (!replayed.error.empty()) return PageWritten{"", scenario_file + ": " + replayed.error};
+    const std::filesystem::path page = page_path_for(scenario_file);
+    const std::string error = write_text_file(page, timeline_page(replayed, replay_command));
+    if (!error.empty()) return PageWritten{"", error};
+    return PageWritten{page.string(), ""};
+}
+
+props::RunOptions replay_options(Mutation mutation) {
+    props::RunOptions o;
+    o.tool.mutation = mutation;
+    o.agent_retries = true;
+    return o;
 }
 
 std::string write_counterexample(const props::Counterexample& c, const std::string& rules, const std::filesystem::path& dir) {

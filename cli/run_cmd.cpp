@@ -91,7 +91,8 @@ int cmd_run(const Argv& argv) {
         std::cout << "usage: deskcheck run [--seed S] [--cases N] [--rules published|current] [--property P] [--json]\n"
                      "                     [--out DIR] [--no-shrink] [--mutation M]\n"
                      "generates N scenarios from seed S, runs the tool on each, judges every property, shrinks and\n"
-                     "writes each counterexample to DIR (default: counterexamples/) and prints its replay command.\n"
+                     "writes each counterexample to DIR (default: counterexamples/) with its timeline page next to it\n"
+                     "(the same name, .html; see deskcheck replay --html) and prints its replay command.\n"
                      "exit: 0 every property holds, 1 a property is violated or gave up, 2 bad usage\n";
         return exit_ok;
     }
@@ -129,11 +130,21 @@ int cmd_run(const Argv& argv) {
     const props::CampaignResult r = props::run_campaign(o);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::vector<std::string> files;
-    for (const auto& c : r.counterexamples) files.push_back(write_counterexample(c, o.rules, out_dir));
+    std::vector<PageWritten> pages;
+    std::vector<std::string> page_files;
+    const std::string mutation_flag =
+        o.tool.mutation != Mutation::None ? " --mutation " + std::string(to_string(o.tool.mutation)) : std::string();
+    for (const auto& c : r.counterexamples) {
+        files.push_back(write_counterexample(c, o.rules, out_dir));
+        pages.push_back(write_page_for(files.back(), replay_options(o.tool.mutation),
+                                       "deskcheck replay " + files.back() + mutation_flag));
+        page_files.push_back(pages.back().path);
+        if (!pages.back().error.empty()) std::cerr << "deskcheck run: no timeline page: " << pages.back().error << "\n";
+    }
     bool failed = !r.counterexamples.empty();
     for (const auto& p : r.properties) failed = failed || p.gave_up();
     if (json) {
-        std::cout << campaign_json(r, files, seconds).dump(2) << "\n";
+        std::cout << campaign_json(r, files, seconds, page_files).dump(2) << "\n";
     } else {
         std::cout << "deskcheck run: seed=" << o.seed << " cases=" << r.cases << " rules=" << o.rules << " ("
                   << std::fixed << std::setprecision(0) << (seconds > 0 ? r.cases / seconds : 0.0) << " cases/s)\n";
@@ -142,8 +153,8 @@ int cmd_run(const Argv& argv) {
             const auto& c = r.counterexamples[i];
             std::cout << "\ncounterexample: " << c.summary << "\n  shrunk from " << props::to_string(c.original_size)
                       << " to " << props::to_string(c.shrunk_size) << " in " << c.shrink_attempts << " attempts\n"
-                      << "  written to " << files[i] << "\n  replay: deskcheck replay " << files[i]
-                      << (o.tool.mutation != Mutation::None ? " --mutation " + std::string(to_string(o.tool.mutation)) : "")
+                      << "  written to " << files[i] << "\n  replay: deskcheck replay " << files[i] << mutation_flag << "\n"
+                      << (pages[i].error.empty() ? "  timeline page: " + pages[i].path : "  timeline page NOT written: " + pages[i].error)
                       << "\n";
         }
         if (!failed) std::cout << "\nall properties hold on " << r.cases << " cases\n";
@@ -151,20 +162,48 @@ int cmd_run(const Argv& argv) {
     return failed ? exit_violation : exit_ok;
 }
 
+namespace {
+
+// The command a page names: the file and the options that change the run.
+std::string replay_command(const std::string& file, const Args& args) {
+    std::string cmd = "deskcheck replay " + file;
+    if (const auto r = args.option("--rules")) cmd += " --rules " + *r;
+    if (const auto m = args.option("--mutation")) cmd += " --mutation " + *m;
+    if (args.flag("--no-agent")) cmd += " --no-agent";
+    return cmd;
+}
+
+// --html OUT: the replay's timeline page. Says "written" only when it was.
+int write_replay_page(const Replayed& replayed, const Args& args, const std::string& out) {
+    const std::string error = write_text_file(out, timeline_page(replayed, replay_command(replayed.file, args)));
+    if (!error.empty()) {
+        std::cerr << "deskcheck replay: --html: " << error << "\n";
+        return exit_usage;
+    }
+    std::cerr << "deskcheck replay: timeline page written to " << out << "\n";
+    return exit_ok;
+}
+
+}  // namespace
+
 int cmd_replay(const Argv& argv) {
-    Args args("replay", argv, {"--json", "--help", "--no-agent"}, {"--rules", "--mutation"});
+    Args args("replay", argv, {"--json", "--help", "--no-agent"}, {"--rules", "--mutation", "--html"});
     if (args.flag("--help")) {
-        std::cout << "usage: deskcheck replay FILE... [--json] [--rules R] [--mutation M] [--no-agent]\n"
+        std::cout << "usage: deskcheck replay FILE... [--json] [--rules R] [--mutation M] [--no-agent] [--html OUT.html]\n"
                      "replays scenario files and prints the timeline and every property's judgement.\n"
                      "a file whose counterexample header names a mutation is replayed a second time with it\n"
                      "(the recorded bug put back), unless --mutation chooses one.\n"
-                     "exit: 0 every property holds, 1 a property is violated, 2 bad input\n";
+                     "--html OUT.html (one FILE): also writes the timeline as one self-contained HTML page.\n"
+                     "exit: 0 every property holds, 1 a property is violated, 2 bad input (or the page cannot be written)\n";
         return exit_ok;
     }
     props::RunOptions base;
     std::string rules_override;
     if (args.ok()) parse_run_options(args, base, rules_override);
     if (args.ok() && args.positional().empty()) args.fail("expects at least one scenario file");
+    const auto html = args.option("--html");
+    if (args.ok() && html && args.positional().size() != 1) args.fail("--html writes the page of one FILE; give exactly one");
+    if (args.ok() && html && html->empty()) args.fail("--html needs a file name");
     if (!args.ok()) return usage_error("replay", args.error());
     base.agent_retries = !args.flag("--no-agent");
     const bool json = args.flag("--json");
@@ -180,8 +219,9 @@ int cmd_replay(const Argv& argv) {
         if (json) all.push_back(replayed.json);
         else std::cout << replayed.text;
         if (replayed.violated) worst = std::max(worst, exit_violation);
+        if (html) worst = std::max(worst, write_replay_page(replayed, args, *html));
     }
-    if (json) std::cout << all.dump(2) << "\n";
+    if (json) std::cout << all.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
     return worst;
 }
 
