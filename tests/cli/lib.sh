@@ -9,13 +9,20 @@ SOURCE=$(cd "$HERE/../.." && pwd)
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/deskcheck-cli.XXXXXX")
 STARTED=()
 
+# On every exit: what the test started, and the stand-in libFuzzers (each leads its own process
+# group) with their workers, are killed; the scratch folder is removed unless KEEP_SCRATCH is set.
 cleanup() {
-    local p
+    local p f leader worker
     for p in "${STARTED[@]}"; do kill -KILL "$p" 2>/dev/null; done
-    rm -rf "$SCRATCH"
+    for f in "$SCRATCH"/state/*.pids; do
+        [ -f "$f" ] || continue
+        read -r leader worker < "$f"
+        alive "$leader" && kill -KILL -- "-$leader" 2>/dev/null
+        alive "$worker" && kill -KILL "$worker" 2>/dev/null
+    done
+    [ -n "${KEEP_SCRATCH:-}" ] && echo "scratch kept: $SCRATCH" >&2 || rm -rf "$SCRATCH"
 }
 trap cleanup EXIT
-[ -n "${KEEP_SCRATCH:-}" ] && trap - EXIT
 
 fail() {
     echo "FAIL: $*" >&2
