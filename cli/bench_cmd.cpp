@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "cli/args.h"
+#include "cli/files.h"
 #include "cli/fuzz_commands.h"
 #include "cli/situations.h"
 #include "properties/campaign.h"
@@ -328,7 +329,7 @@ int cmd_bench(const Argv& argv) {
         r.judgements.push_back(judgements_per_second(catalogue));
         r.phases.push_back(time_phases(pop));
     }
-    if (args.flag("--json")) std::cout << bench_json(r).dump(2) << "\n";
+    if (args.flag("--json")) std::cout << dump_json(bench_json(r)) << "\n";
     else print_text(r);
     return exit_ok;
 }

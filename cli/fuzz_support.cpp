@@ -1,10 +1,9 @@
 #include "cli/fuzz_support.h"
 
-#include <fstream>
-#include <iterator>
 #include <variant>
 #include <vector>
 
+#include "cli/files.h"
 #include "cli/report.h"
 #include "fuzz/judge_run.h"
 #include "fuzz/scenario_bytes.h"
@@ -20,27 +19,39 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr int checkout_levels_max = 16;
-constexpr std::uintmax_t crash_bytes_max = 1 << 20;
+constexpr std::size_t crash_bytes_max = 1 << 20;
 
-std::optional<std::string> read_bytes(const fs::path& file) {
-    std::error_code ec;
-    const auto size = fs::file_size(file, ec);
-    if (ec || size > crash_bytes_max) return std::nullopt;
-    std::ifstream in(file, std::ios::binary);
-    if (!in) return std::nullopt;
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+// A scenario document, as opposed to fuzz_batch bytes: JSON text (an object, array or string after
+// white space) that names "format". Such a file that does not decode is reported with the
+// decoder's error (fuzz_batch bytes that happen to hold both are too unlikely to matter).
+bool looks_like_scenario_json(const std::string& bytes) {
+    const auto first = bytes.find_first_not_of(" \t\r\n");
+    return first != std::string::npos && std::string_view("{[\"").find(bytes[first]) != std::string_view::npos &&
+           bytes.find("\"format") != std::string::npos;
 }
 
 // A fuzz_scenario_json crash is a scenario document; anything else is read as fuzz_batch bytes.
-std::optional<sim::Scenario> scenario_of(const std::string& bytes, std::string& kind) {
+std::variant<sim::Scenario, std::string> scenario_of(const std::string& bytes, std::string& kind) {
     const auto decoded = sim::decode_document(std::string_view(bytes));
     if (const auto* doc = std::get_if<sim::ScenarioDocument>(&decoded)) {
         kind = "scenario JSON";
+        if (const std::string e = header_error(*doc); !e.empty()) return "not a valid counterexample: " + e;
         return doc->scenario;
     }
+    if (looks_like_scenario_json(bytes)) {
+        kind = "scenario JSON";
+        return "not a valid scenario: " + std::get<sim::DecodeError>(decoded).message();
+    }
     kind = "fuzz_batch bytes";
+    if (bytes.size() > fuzz::bytes_input_max) {
+        return "neither a scenario document nor fuzz_batch bytes (" + std::to_string(bytes.size()) +
+               " bytes, more than fuzz_batch reads: " + std::to_string(fuzz::bytes_input_max) + ")";
+    }
     sim::Scenario s = fuzz::scenario_from_bytes(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
-    if (bytes.size() > fuzz::bytes_input_max || sim::validate(s).has_value()) return std::nullopt;
+    if (const auto invalid = sim::validate(s)) {
+        return "decodes to no valid scenario (neither scenario JSON nor fuzz_batch bytes: " + invalid->path + ": " +
+               invalid->reason + ")";
+    }
     return s;
 }
 
@@ -59,16 +70,17 @@ std::optional<fs::path> find_checkout(const fs::path& from) {
 
 Conversion convert_crash(const fs::path& crash, const fs::path& out_dir, const std::set<std::string>& known) {
     Conversion out;
-    const auto bytes = read_bytes(crash);
-    if (!bytes) {
-        out.error = crash.string() + ": cannot read it (or it is over 1 MiB)";
+    const auto bytes = read_input_file(crash, crash_bytes_max);
+    if (const auto* e = std::get_if<FileError>(&bytes)) {
+        out.error = e->message;
         return out;
     }
-    const auto scenario = scenario_of(*bytes, out.kind);
-    if (!scenario) {
-        out.error = crash.string() + ": decodes to no valid scenario (neither scenario JSON nor fuzz_batch bytes)";
+    auto decoded = scenario_of(std::get<std::string>(bytes), out.kind);
+    if (const auto* e = std::get_if<std::string>(&decoded)) {
+        out.error = printable(crash.string()) + ": " + printable(*e);
         return out;
     }
+    const std::optional<sim::Scenario> scenario = std::get<sim::Scenario>(std::move(decoded));
     const props::RunOptions options = fuzz::fuzz_run_options();
     const auto violation = fuzz::first_violation(*scenario, options, fuzz::Determinism::Check);
     if (!violation) return out;
@@ -98,7 +110,9 @@ Conversion convert_crash(const fs::path& crash, const fs::path& out_dir, const s
     out.original_steps = c.original_size.steps;
     out.shrunk_steps = c.shrunk_size.steps;
     out.shrink_attempts = c.shrink_attempts;
-    out.file = write_counterexample(c, "current", out_dir);
+    const Written written = write_counterexample(c, "current", out_dir);
+    out.file = written.file;
+    out.write_error = written.error;
     return out;
 }
 

@@ -21,7 +21,8 @@ std::optional<std::filesystem::path> find_checkout(const std::filesystem::path& 
 // A Mutation by its name (to_string(Mutation)); nullopt when unknown.
 
 struct Conversion {
-    std::string error;        // non-empty: the input could not be read or decodes to nothing
+    std::string error;        // non-empty: the input could not be read or decodes to nothing (one line)
+    std::string write_error;  // non-empty: a counterexample was found but could not be written
     bool violated = false;    // false: no property is violated by it today (nothing written)
     std::string kind;         // "scenario JSON" or "fuzz_batch bytes"
     std::string property;
@@ -32,7 +33,9 @@ struct Conversion {
     std::uint32_t shrink_attempts = 0;
 };
 
-// Reads `crash` (fuzz_scenario_json input: a scenario document; otherwise fuzz_batch bytes),
+// Reads `crash` (fuzz_scenario_json input: a scenario document; otherwise fuzz_batch bytes; an
+// input that looks like a scenario document -- JSON text naming "format" -- and does not
+// decode is an error with the decoder's message, never read as bytes),
 // runs it as the fuzz targets do (current rules, W-2 agent on) with every check, and when a
 // property is violated shrinks it keeping that same property and writes it into `out_dir` under a
 // fresh name, as a counterexample document (header: format, property, rules, seed, summary).

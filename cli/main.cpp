@@ -20,8 +20,8 @@ constexpr Command commands[] = {
     {"rules", "rules [--rules published|current] [--json]   print a rule set's verdict table", deskcheck::cli::cmd_rules},
     {"run", "run [--seed S] [--cases N] [--rules R] [--property P] [--json]   a property campaign over generated desktops", deskcheck::cli::cmd_run},
     {"replay", "replay FILE... [--json] [--html OUT.html] replay scenario files: timeline (text, or an HTML page), evidence, judgement", deskcheck::cli::cmd_replay},
-    {"shrink", "shrink FILE --property P [--out F]       shrink a scenario keeping property P violated", deskcheck::cli::cmd_shrink},
-    {"nightly", "nightly [--minutes M] [--jobs N] [--json]  the main job: property campaign + fuzzing + summary", deskcheck::cli::cmd_nightly},
+    {"shrink", "shrink FILE --property P [--out F] [--max-attempts N]   shrink a scenario keeping property P violated", deskcheck::cli::cmd_shrink},
+    {"nightly", "nightly [--minutes M] [--jobs N] [--json] [--wait]   the main job: property campaign + fuzzing + summary", deskcheck::cli::cmd_nightly},
     {"convert", "convert CRASH [--out DIR] [--json]       a fuzz_batch crash -> a shrunk counterexample JSON", deskcheck::cli::cmd_convert},
     {"bench", "bench [--json] [--repeats N]             scenarios/s, verdicts/s, where the time goes", deskcheck::cli::cmd_bench},
     {"diff-rules", "diff-rules A B [--json]                   situations whose verdict differs between two rule sets", deskcheck::cli::cmd_diff_rules},
@@ -30,7 +30,9 @@ constexpr Command commands[] = {
 void print_usage(std::ostream& out) {
     out << "usage: deskcheck <command> [options]\n\ncommands:\n";
     for (const auto& c : commands) out << "  " << c.synopsis << "\n";
-    out << "\nexit codes: 0 ok, 1 a property is violated, 2 bad usage or bad input (nightly: see its --help)\n";
+    out << "\nexit codes: 0 ok, 1 a property is violated (replay: or a recorded outcome did not reproduce),\n"
+           "  2 bad usage or bad input, 5 an output could not be written, 130 / 143 interrupted by SIGINT / SIGTERM\n"
+           "  (nightly has its own table: see deskcheck nightly --help)\n";
 }
 
 }  // namespace

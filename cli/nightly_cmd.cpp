@@ -1,13 +1,27 @@
 // deskcheck nightly [--minutes M] [--jobs N] [--json] [--rules R] [--out DIR] [--seed S]
-//                   [--fuzz-build DIR] [--mutation NAME (self-tests)]
+//                   [--fuzz-build DIR] [--no-fuzz] [--campaign-cases N] [--wait]
+//                   [--mutation NAME (self-tests)]
 // The main CI job (README "For CI owners"): a property campaign from a fresh seed (the date and the
 // git commit: varied, yet reproducible), each fuzz target under libFuzzer for its share of the
-// budget, new inputs merged into corpus/<target>/, every crash converted and shrunk into
+// work, new inputs merged into corpus/<target>/, every crash converted and shrunk into
 // corpus/regressions/, a sample of runs replayed twice (S-1), and a summary.
+// The work is counted from --minutes (campaign cases, libFuzzer runs), never measured by the clock:
+// the same seed on the same checkout does the same night. The clock only stops a part that runs
+// far over its share. One nightly per checkout at a time (a lock in build/nightly/). SIGINT and
+// SIGTERM stop it at the next boundary: the children are stopped, what they found is merged, the
+// summary so far is printed marked "interrupted".
 // Exit codes by class (libFuzzer's own are 1, 70-72, 77, none reused):
 //   0 clean, 2 bad usage, 3 a property violation found, 4 a fuzz crash that is not a property
-//   violation (sanitizer, timeout, fuzz_verdict / fuzz_locator invariant), 5 infrastructure error.
+//   violation (sanitizer, timeout, fuzz_verdict / fuzz_locator invariant), 5 infrastructure error,
+//   6 another nightly runs in this checkout, 130 / 143 interrupted by SIGINT / SIGTERM.
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <thread>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -25,6 +39,8 @@
 #include <vector>
 
 #include "cli/args.h"
+#include "cli/files.h"
+#include "cli/interrupt.h"
 #include "cli/fuzz_commands.h"
 #include "cli/fuzz_support.h"
 #include "cli/nightly_support.h"
@@ -43,7 +59,7 @@ using Clock = std::chrono::steady_clock;
 
 constexpr int exit_property_violation = 3;
 constexpr int exit_fuzz_crash = 4;
-constexpr int exit_infrastructure = 5;
+constexpr int exit_another_nightly = 6;
 
 constexpr std::uint64_t minutes_default = 2;
 constexpr std::uint64_t minutes_max = 24 * 60;
@@ -51,18 +67,28 @@ constexpr std::uint64_t jobs_max = 64;
 constexpr std::uint32_t first_round_cases = 200;
 constexpr std::uint32_t round_cases_max = 20'000;
 constexpr std::uint32_t rounds_max = 1000;
+constexpr std::uint64_t campaign_cases_max = 100'000'000;
 constexpr std::size_t determinism_sample_cases = 16;
 constexpr std::size_t determinism_sample_inputs = 16;
 constexpr std::size_t crashes_converted_max = 50;  // per target and night (-fork keeps going after a crash)
+constexpr std::size_t corpus_input_bytes_max = 1 << 20;
+constexpr auto lock_poll = std::chrono::milliseconds(200);
 
 // The budget's shares, in percent: the campaign, then each fuzz target (same order as targets).
+// Each share is turned into a count of work at a nominal rate (this machine's, README "Benchmarks"):
+// the count is the night; the clock stops a part only after clock_stop_factor times its share.
 constexpr std::uint32_t campaign_share_pct = 25;
+constexpr std::uint32_t campaign_cases_per_s = 4'000;
+constexpr std::uint32_t clock_stop_factor = 2;
 struct TargetShare {
     const char* name;
     std::uint32_t pct;
+    std::uint32_t execs_per_s;  // nominal, under ASan + UBSan
 };
-constexpr TargetShare target_shares[] = {
-    {"fuzz_batch", 30}, {"fuzz_scenario_json", 15}, {"fuzz_verdict", 15}, {"fuzz_locator", 15}};
+constexpr TargetShare target_shares[] = {{"fuzz_batch", 30, 1'500},
+                                         {"fuzz_scenario_json", 15, 2'200},
+                                         {"fuzz_verdict", 15, 40'000},
+                                         {"fuzz_locator", 15, 13'000}};
 
 // Verdicts and coverage tags a campaign should reach (a kind never reached is a warning, STYLE 10).
 constexpr const char* expected_verdicts[] = {"Confirmed", "Absent", "Unknown"};
@@ -74,19 +100,26 @@ constexpr const char* expected_tags[] = {
 
 constexpr const char* nightly_help =
     "usage: deskcheck nightly [--minutes M] [--jobs N] [--json] [--rules published|current] [--out DIR]\n"
-    "                         [--seed S] [--fuzz-build DIR]\n"
+    "                         [--seed S] [--fuzz-build DIR] [--no-fuzz] [--campaign-cases N] [--wait]\n"
     "  The main CI job: a property campaign (25% of the budget) and each fuzz target under libFuzzer\n"
     "  (fuzz_batch 30%, the others 15% each), new inputs merged into corpus/<target>/, every crash\n"
     "  converted into a shrunk counterexample in DIR (default corpus/regressions) with its timeline\n"
     "  page next to it (FILE.html, see deskcheck replay --html), a sample of runs replayed twice (S-1),\n"
     "  and a summary (text, or --json) listing each finding's replay command and page. Progress goes\n"
     "  to stderr.\n"
-    "  --minutes M      total budget (default 2)        --jobs N   libFuzzer -fork=N (default 1)\n"
+    "  The work is counted from the budget (campaign cases, libFuzzer -runs), so a seed always does\n"
+    "  the same night; the clock stops a part only at twice its share (then a warning says so).\n"
+    "  --minutes M      nominal budget (default 2)      --jobs N   libFuzzer -fork=N (default 1)\n"
     "  --seed S         reuse a nightly's seed (default: from today's date and the git commit)\n"
+    "  --campaign-cases N  the campaign's cases (default: from --minutes)\n"
     "  --fuzz-build DIR the fuzz preset's tree (default build/fuzz; make it with\n"
-    "                   cmake --preset fuzz && cmake --build --preset fuzz)\n"
+    "                   cmake --preset fuzz && cmake --build --preset fuzz); without it the nightly\n"
+    "                   fails (exit 5) unless --no-fuzz says to run the campaign alone\n"
+    "  --wait           when another nightly runs in this checkout, wait for it (default: exit 6)\n"
+    "  Ctrl-C (SIGINT) or SIGTERM: libFuzzer is stopped, the inputs it found are merged, the summary\n"
+    "  so far is printed marked interrupted (exit 130 / 143).\n"
     "exit: 0 clean, 2 bad usage, 3 property violation found, 4 fuzz crash found (not a property),\n"
-    "      5 infrastructure error\n";
+    "      5 infrastructure error, 6 another nightly runs in this checkout, 130 / 143 interrupted\n";
 
 struct Settings {
     std::uint64_t seed = 0;
@@ -96,6 +129,9 @@ struct Settings {
     std::uint32_t budget_s = 0;
     std::uint32_t jobs = 1;
     bool json = false;
+    bool no_fuzz = false;
+    bool wait_for_lock = false;
+    std::uint64_t campaign_cases = 0;
     std::string rules = "current";
     Mutation mutation = Mutation::None;
     fs::path checkout;
@@ -130,6 +166,9 @@ struct Summary {
     std::vector<Finding> findings;
     std::vector<std::string> warnings;
     std::vector<std::string> infra_errors;
+    int signal = 0;                      // SIGINT / SIGTERM that stopped the night, 0 when none
+    std::string interrupted_during;      // the part it stopped
+    std::vector<std::string> not_done;   // the parts skipped after it
 };
 
 void progress(const std::string& line) { std::cerr << "nightly: " << line << std::endl; }
@@ -151,16 +190,34 @@ std::string today_utc() {
     return buf;
 }
 
+std::string now_utc_time() {
+    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    char buf[16];
+    std::strftime(buf, sizeof buf, "%H:%M:%SZ", &tm);
+    return buf;
+}
+
+// `git rev-parse HEAD` in the checkout (no shell); "unknown" when there is no git or no commit.
 std::string git_commit(const fs::path& checkout) {
-    const std::string cmd = "git -C " + shell_quoted(checkout.string()) + " rev-parse HEAD 2>/dev/null";
-    std::FILE* pipe = popen(cmd.c_str(), "r");
-    if (pipe == nullptr) return "unknown";
-    char buf[64] = {};
-    const bool got = std::fgets(buf, sizeof buf, pipe) != nullptr;
-    pclose(pipe);
-    std::string out = got ? std::string(buf) : "unknown";
-    while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
-    return out.empty() ? "unknown" : out;
+    std::string pattern = (fs::temp_directory_path() / "deskcheck-git-XXXXXX").string();
+    std::vector<char> name(pattern.begin(), pattern.end());
+    name.push_back('\0');
+    const int fd = ::mkostemp(name.data(), O_CLOEXEC);
+    if (fd < 0) return "unknown";
+    ::close(fd);
+    const fs::path out(name.data());
+    const ChildResult git = run_child({"git", "-C", checkout.string(), "rev-parse", "HEAD"}, checkout, out,
+                                      std::chrono::seconds(10), signals_received());
+    const auto text = read_input_file(out, 4096);
+    std::error_code ec;
+    fs::remove(out, ec);
+    if (git.exit_code != 0 || !std::holds_alternative<std::string>(text)) return "unknown";
+    std::string commit = std::get<std::string>(text);
+    commit = commit.substr(0, commit.find('\n'));
+    const bool hex_only = commit.size() >= 7 && commit.find_first_not_of("0123456789abcdef") == std::string::npos;
+    return hex_only ? commit : "unknown";
 }
 
 std::uint64_t seed_of(const std::string& date, const std::string& commit) {
@@ -178,19 +235,26 @@ std::optional<Settings> parse(Args& args) {
     const auto seed = args.number("--seed");
     if (minutes && (*minutes == 0 || *minutes > minutes_max)) args.fail("--minutes must lie in 1.." + std::to_string(minutes_max));
     if (jobs && (*jobs == 0 || *jobs > jobs_max)) args.fail("--jobs must lie in 1.." + std::to_string(jobs_max));
+    const auto campaign_cases = args.number("--campaign-cases");
+    if (campaign_cases && (*campaign_cases == 0 || *campaign_cases > campaign_cases_max)) {
+        args.fail("--campaign-cases must lie in 1.." + std::to_string(campaign_cases_max));
+    }
     if (const auto r = args.option("--rules")) {
-        if (find_rules(*r) == nullptr) args.fail("unknown rule set '" + *r + "' (expected published or current)");
+        if (find_rules(*r) == nullptr) args.fail("unknown rule set '" + printable(*r, 60) + "' (expected published or current)");
         else s.rules = *r;
     }
     if (const auto m = args.option("--mutation")) {
         const auto mut = mutation_named(*m);
-        if (!mut) args.fail("unknown mutation '" + *m + "'");
+        if (!mut) args.fail("unknown mutation '" + printable(*m, 60) + "' (expected one of: " + mutation_list() + ")");
         else s.mutation = *mut;
     }
     if (!args.ok()) return std::nullopt;
     s.budget_s = static_cast<std::uint32_t>(minutes.value_or(minutes_default) * 60);
     s.jobs = static_cast<std::uint32_t>(jobs.value_or(1));
     s.json = args.flag("--json");
+    s.no_fuzz = args.flag("--no-fuzz");
+    s.wait_for_lock = args.flag("--wait");
+    s.campaign_cases = campaign_cases.value_or(std::uint64_t{s.budget_s} * campaign_share_pct / 100 * campaign_cases_per_s);
     s.checkout = find_checkout(fs::current_path()).value_or(fs::current_path());
     s.out = args.option("--out").value_or("");  // empty: default_out()
     s.fuzz_build = args.option("--fuzz-build").value_or((s.checkout / "build" / "fuzz").string());
@@ -203,6 +267,8 @@ std::optional<Settings> parse(Args& args) {
 }
 
 std::uint32_t share_s(const Settings& s, std::uint32_t pct) { return std::max<std::uint32_t>(1, s.budget_s * pct / 100); }
+std::uint32_t clock_stop_s(const Settings& s, std::uint32_t pct) { return share_s(s, pct) * clock_stop_factor; }
+std::uint64_t runs_of(const Settings& s, const TargetShare& t) { return std::uint64_t{share_s(s, t.pct)} * t.execs_per_s; }
 
 std::string run_command(const Settings& s, const Round& r) {
     std::string cmd = "deskcheck run --seed " + std::to_string(r.seed) + " --cases " + std::to_string(r.cases) +
@@ -218,20 +284,18 @@ fs::path default_out(const Settings& s) {
     return self_test ? s.work / "counterexamples" : s.checkout / "corpus" / "regressions";
 }
 
-std::string replay_command(const Settings& s, const std::string& file) {
-    std::string cmd = "deskcheck replay " + file;
-    if (s.mutation != Mutation::None) cmd += " --mutation " + std::string(to_string(s.mutation));
-    return cmd;
-}
+// The header of a self-test's counterexample names its mutation: the file replays as it is.
+std::string replay_command(const std::string& file) { return "deskcheck replay " + file; }
 
 void print_header(const Settings& s, std::ostream& out) {
     out << "deskcheck nightly: seed " << s.seed << " (" << hex(s.seed) << ", "
         << (s.seed_given ? "given with --seed" : "from date " + s.date + " and commit " + s.commit.substr(0, 12)) << ")\n"
-        << "  drawn: rules " << s.rules << ", tool mutation " << to_string(s.mutation) << ", budget " << s.budget_s
-        << " s: campaign " << share_s(s, campaign_share_pct) << " s";
-    for (const auto& t : target_shares) out << ", " << t.name << " " << share_s(s, t.pct) << " s";
-    out << "; jobs " << s.jobs << "\n  fuzz build " << s.fuzz_build.string() << "; counterexamples to " << s.out.string()
-        << "; logs in " << s.work.string() << "\n";
+        << "  drawn: rules " << s.rules << ", tool mutation " << to_string(s.mutation) << "; budget " << s.budget_s
+        << " s counted as: campaign " << s.campaign_cases << " cases";
+    for (const auto& t : target_shares) out << ", " << t.name << " " << runs_of(s, t) << " runs";
+    out << " (the clock stops a part at twice its share); jobs " << s.jobs << "\n  fuzz build "
+        << (s.no_fuzz ? std::string("not used (--no-fuzz)") : s.fuzz_build.string()) << "; counterexamples to "
+        << s.out.string() << "; logs in " << s.work.string() << "\n";
     out.flush();
 }
 
@@ -275,14 +339,29 @@ void keep_counterexamples(const Settings& s, const props::CampaignResult& r, Sum
         const bool known = std::any_of(out.findings.begin(), out.findings.end(),
                                        [&](const Finding& f) { return f.source == "campaign" && f.property == c.property; });
         if (known) continue;  // one counterexample per property per night
-        const std::string file = write_counterexample(c, s.rules, s.out);
-        out.findings.push_back({"campaign", c.property, c.summary, file, replay_command(s, file), true,
-                                write_page(file, s.mutation, replay_command(s, file), out)});
-        progress("campaign: " + c.summary + " -> " + file);
+        const Written w = write_counterexample(c, s.rules, s.out, s.mutation, true);
+        if (!w.error.empty()) {
+            out.infra_errors.push_back("counterexample of " + c.property + " not written: " + w.error);
+            out.findings.push_back({"campaign", c.property, c.summary + " (NOT written: " + w.error + ")", "",
+                                    run_command(s, out.rounds.back()), true, ""});
+            progress("campaign: " + c.summary + " -> NOT written: " + w.error);
+            continue;
+        }
+        out.findings.push_back({"campaign", c.property, c.summary, w.file, replay_command(w.file), true,
+                                write_page(w.file, Mutation::None, replay_command(w.file), out)});
+        progress("campaign: " + c.summary + " -> " + w.file);
     }
 }
 
-props::CampaignOptions campaign_options(const Settings& s, const Round& round) {
+std::set<std::string> campaign_properties(const Summary& out) {
+    std::set<std::string> known;
+    for (const auto& f : out.findings) {
+        if (f.source == "campaign") known.insert(f.property);
+    }
+    return known;
+}
+
+props::CampaignOptions campaign_options(const Settings& s, const Round& round, const Summary& out) {
     props::CampaignOptions o;
     o.seed = round.seed;
     o.cases = round.cases;
@@ -290,33 +369,52 @@ props::CampaignOptions campaign_options(const Settings& s, const Round& round) {
     o.tool.mutation = s.mutation;
     o.agent_retries = true;
     o.shrink = true;
+    o.counterexample_known = campaign_properties(out);
     return o;
 }
 
-// Rounds of generated cases until the campaign's share of the budget is spent; each round has its
-// own seed (reproduce it with `deskcheck run --seed ... --cases ...`).
+// Rounds of generated cases (200, then twice as many each round up to 20,000) until the counted
+// cases are done; each round has its own seed (reproduce it with `deskcheck run --seed ...
+// --cases ...`). The clock stops it only at clock_stop_factor times its share; a signal at the
+// next case.
 void run_campaign_part(const Settings& s, Summary& out) {
-    const double budget_s = share_s(s, campaign_share_pct);
     const auto began = Clock::now();
+    const auto clock_stop = began + std::chrono::seconds(clock_stop_s(s, campaign_share_pct));
+    bool out_of_time = false;
     out.campaign.seed = s.seed;
     out.campaign.rules = s.rules;
+    std::uint64_t done = 0;
     std::uint32_t cases = first_round_cases;
-    for (std::uint32_t r = 0; r < rounds_max; ++r) {
-        Round round{props::case_seed(s.seed, r + 1), cases, 0};
+    for (std::uint32_t r = 0; r < rounds_max && done < s.campaign_cases; ++r) {
+        Round round{props::case_seed(s.seed, r + 1),
+                    static_cast<std::uint32_t>(std::min<std::uint64_t>(cases, s.campaign_cases - done)), 0};
+        props::CampaignOptions o = campaign_options(s, round, out);
+        o.stop = [&] {
+            if (Clock::now() >= clock_stop) out_of_time = true;
+            return out_of_time || interrupted();
+        };
         const auto t0 = Clock::now();
-        const props::CampaignResult result = props::run_campaign(campaign_options(s, round));
+        const props::CampaignResult result = props::run_campaign(o);
         round.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+        round.cases = result.cases;
         add_campaign(out.campaign, result);
-        keep_counterexamples(s, result, out);
         out.rounds.push_back(round);
+        done += round.cases;
         progress("campaign round " + std::to_string(r + 1) + ": " + std::to_string(round.cases) + " cases in " +
                  std::to_string(round.seconds).substr(0, 5) + " s (" + run_command(s, round) + ")");
-        const double left_s = budget_s - std::chrono::duration<double>(Clock::now() - began).count();
-        const double per_case_s = round.seconds / std::max<std::uint32_t>(1, round.cases);
-        if (left_s <= per_case_s * 50) break;
-        cases = static_cast<std::uint32_t>(std::clamp(left_s * 0.9 / std::max(per_case_s, 1e-7), 50.0, double(round_cases_max)));
+        keep_counterexamples(s, result, out);
+        if (result.stopped) break;
+        cases = std::min(cases * 2, round_cases_max);
     }
     out.campaign_seconds = std::chrono::duration<double>(Clock::now() - began).count();
+    if (interrupted()) {
+        out.interrupted_during = "the property campaign, after " + std::to_string(done) + " of " +
+                                 std::to_string(s.campaign_cases) + " cases";
+    } else if (out_of_time) {
+        out.warnings.push_back("the clock stopped the campaign after " + std::to_string(done) + " of " +
+                               std::to_string(s.campaign_cases) + " cases (" + std::to_string(clock_stop_s(s, campaign_share_pct)) +
+                               " s, twice its share): this night is shorter than its seed's; a slower machine?");
+    }
 }
 
 // ---- fuzzing ------------------------------------------------------------------------------------
@@ -348,12 +446,15 @@ std::set<std::string> fuzz_properties(const Summary& out) {
 }
 
 void keep_crash(const Settings& s, const std::string& target, const fs::path& crash, Summary& out) {
-    if (target == "fuzz_batch" || target == "fuzz_scenario_json") {
+    const bool scenario_target = target == "fuzz_batch" || target == "fuzz_scenario_json";
+    if (scenario_target && !interrupted()) {
         const Conversion c = convert_crash(crash, s.out, fuzz_properties(out));
-        if (c.violated && c.file.empty()) return;  // this property is already reported tonight
-        if (c.violated) {
-            out.findings.push_back({target + " crash", c.property, c.summary, c.file, "deskcheck replay " + c.file, true,
-                                    write_page(c.file, Mutation::None, "deskcheck replay " + c.file, out)});
+        if (c.violated && c.file.empty() && c.write_error.empty()) return;  // this property is already reported tonight
+        if (c.violated && !c.write_error.empty()) {
+            out.infra_errors.push_back(target + " crash " + crash.filename().string() + " not converted: " + c.write_error);
+        } else if (c.violated) {
+            out.findings.push_back({target + " crash", c.property, c.summary, c.file, replay_command(c.file), true,
+                                    write_page(c.file, Mutation::None, replay_command(c.file), out)});
             progress(target + ": crash converted: " + c.summary + " -> " + c.file);
             return;
         }
@@ -362,16 +463,24 @@ void keep_crash(const Settings& s, const std::string& target, const fs::path& cr
     fs::create_directories(s.work / "crashes", ec);
     const fs::path kept = s.work / "crashes" / (target + "-" + crash.filename().string());
     fs::copy_file(crash, kept, fs::copy_options::skip_existing, ec);
+    if (ec) out.infra_errors.push_back("cannot keep " + crash.string() + " as " + kept.string() + ": " + ec.message());
+    const fs::path& file = ec ? crash : kept;
     const std::string kind = crash.filename().string().substr(0, crash.filename().string().find('-'));
     const fs::path log = s.work / target / "fuzz.log";
-    const std::string why = reported_property(log, target).empty()
-                                ? "a sanitizer report, a timeout, or an invariant of the target"
-                                : "the fuzz binary reported " + reported_property(log, target) +
-                                      " but this deskcheck does not reproduce it: is the fuzz build from another commit?";
+    if (scenario_target && interrupted()) {
+        out.findings.push_back({target + " " + kind, "", "libFuzzer " + kind + " kept, not converted (interrupted): convert it with "
+                                "deskcheck convert " + file.string(), file.string(), "deskcheck convert " + file.string(), false});
+        progress(target + ": " + kind + " kept as " + file.string());
+        return;
+    }
+    const std::string seen = reported_property(log, target);
+    const std::string why = seen.empty() ? "a sanitizer report, a timeout, or an invariant of the target"
+                                         : "the fuzz binary reported " + seen +
+                                               " but this deskcheck does not reproduce it: is the fuzz build from another commit?";
     out.findings.push_back({target + " " + kind, "", "libFuzzer " + kind + " that is not a property violation here (" +
                             why + "); see " + log.string(),
-                            kept.string(), (s.fuzz_build / "fuzz" / target).string() + " " + kept.string(), false, ""});
-    progress(target + ": " + kind + " kept as " + kept.string());
+                            file.string(), (s.fuzz_build / "fuzz" / target).string() + " " + file.string(), false, ""});
+    progress(target + ": " + kind + " kept as " + file.string());
 }
 
 void run_one_target(const Settings& s, const TargetShare& t, std::uint32_t index, Summary& out) {
@@ -381,22 +490,33 @@ void run_one_target(const Settings& s, const TargetShare& t, std::uint32_t index
     plan.corpus = s.checkout / "corpus" / t.name;
     plan.options_file = s.checkout / "fuzz" / (std::string(t.name) + ".options");
     plan.work = s.work / t.name;
-    plan.seconds = share_s(s, t.pct);
+    plan.runs = runs_of(s, t);
+    plan.seconds_max = clock_stop_s(s, t.pct);
     plan.jobs = s.jobs;
     plan.seed = static_cast<std::uint32_t>(props::case_seed(s.seed, 1000 + index) % 0xffff'fffeULL) + 1;
     std::error_code ec;
-    fs::remove_all(plan.work, ec);
+    fs::remove_all(plan.work, ec);  // tonight's earlier run of this seed (the lock keeps others out)
     fs::create_directories(plan.corpus, ec);
-    progress(std::string(t.name) + ": fuzzing for " + std::to_string(plan.seconds) + " s (libFuzzer -seed=" +
-             std::to_string(plan.seed) + (s.jobs > 1 ? ", -fork=" + std::to_string(s.jobs) : "") + ")");
+    progress(std::string(t.name) + ": fuzzing " + std::to_string(plan.runs) + " runs (libFuzzer -seed=" +
+             std::to_string(plan.seed) + (s.jobs > 1 ? ", -fork=" + std::to_string(s.jobs) : "") + ", clock stop " +
+             std::to_string(plan.seconds_max) + " s)");
     FuzzRun run = run_fuzz_target(plan);
     if (!run.infra_error.empty()) out.infra_errors.push_back(std::string(t.name) + ": " + run.infra_error);
+    if (run.stopped_by_clock) {
+        out.warnings.push_back(std::string(t.name) + ": the clock stopped libFuzzer after " + std::to_string(run.execs) + " of " +
+                               std::to_string(run.runs_planned) + " runs: this night is shorter than its seed's");
+    }
     for (std::size_t i = 0; i < run.crashes.size() && i < crashes_converted_max; ++i) keep_crash(s, t.name, run.crashes[i], out);
     progress(std::string(t.name) + ": " + std::to_string(run.execs) + " runs, " + std::to_string(run.execs_per_second) +
              " exec/s, cov " + std::to_string(run.cov) + ", ft " + std::to_string(run.ft) + ", +" +
-             std::to_string(run.corpus_added) + " corpus inputs, " + std::to_string(run.crashes.size()) + " crashes");
-    fs::remove_all(plan.work / "corpus", ec);  // merged back already; logs and artifacts stay
-    fs::remove_all(plan.work / "merged", ec);
+             std::to_string(run.corpus_added) + " corpus inputs" +
+             (run.merged_by.empty() ? std::string() : " (" + run.merged_by + ")") + ", " +
+             std::to_string(run.crashes.size()) + " crashes" + (run.interrupted ? ", interrupted" : ""));
+    if (run.interrupted && out.interrupted_during.empty()) {
+        out.interrupted_during = std::string(t.name) + " (libFuzzer stopped after " + std::to_string(run.execs) + " of " +
+                                 std::to_string(run.runs_planned) + " runs; its " + std::to_string(run.corpus_added) +
+                                 " new inputs kept)";
+    }
     out.fuzz.push_back(std::move(run));
 }
 
@@ -416,20 +536,30 @@ void warn_if_stale(const Settings& s, Summary& out) {
 }
 
 void run_fuzz_part(const Settings& s, Summary& out) {
+    if (s.no_fuzz) {
+        out.fuzz_skipped = "--no-fuzz";
+        return;
+    }
     std::vector<std::string> missing;
     for (const auto& t : target_shares) {
         if (!fs::exists(s.fuzz_build / "fuzz" / t.name)) missing.push_back(t.name);
     }
     if (missing.size() == std::size(target_shares)) {
-        out.fuzz_skipped = "no fuzz build in " + s.fuzz_build.string() + "; make it with: " + fuzz_build_command();
+        out.fuzz_skipped = "no fuzz build in " + s.fuzz_build.string() + "; make it with: " + fuzz_build_command() +
+                           " (or run the campaign alone with --no-fuzz)";
+        out.infra_errors.push_back(out.fuzz_skipped);
         progress(out.fuzz_skipped);
         return;
     }
-    for (const auto& m : missing) out.warnings.push_back("fuzz target " + m + " not built in " + s.fuzz_build.string());
+    for (const auto& m : missing) out.infra_errors.push_back("fuzz target " + m + " not built in " + s.fuzz_build.string());
     warn_if_stale(s, out);
     std::uint32_t index = 0;
     for (const auto& t : target_shares) {
-        if (std::find(missing.begin(), missing.end(), t.name) == missing.end()) run_one_target(s, t, index, out);
+        if (interrupted()) {
+            out.not_done.push_back(std::string(t.name) + " (not started)");
+        } else if (std::find(missing.begin(), missing.end(), t.name) == missing.end()) {
+            run_one_target(s, t, index, out);
+        }
         ++index;
     }
 }
@@ -448,9 +578,11 @@ void check_deterministic(const Settings& s, const sim::Scenario& scenario, const
     c.violation = *r.violation;
     c.original_size = c.shrunk_size = props::size_of(scenario);
     c.summary = "deterministic violated: " + r.violation->explanation + " (" + source + ")";
-    const std::string file = write_counterexample(c, std::string(ro.rules->name), s.out);
-    out.findings.push_back({"determinism sample", c.property, c.summary, file, replay_command(s, file), true,
-                            write_page(file, s.mutation, replay_command(s, file), out)});
+    const Written w = write_counterexample(c, std::string(ro.rules->name), s.out, ro.tool.mutation, ro.agent_retries);
+    if (!w.error.empty()) out.infra_errors.push_back("counterexample of deterministic not written: " + w.error);
+    out.findings.push_back({"determinism sample", c.property, c.summary, w.file,
+                            w.error.empty() ? replay_command(w.file) : "(not written)", true,
+                            w.error.empty() ? write_page(w.file, Mutation::None, replay_command(w.file), out) : ""});
 }
 
 // Replays twice: the first cases of the first campaign round, and a spread of fuzz_batch's corpus.
@@ -460,7 +592,7 @@ void run_determinism_part(const Settings& s, Summary& out) {
     ro.tool.mutation = s.mutation;
     ro.agent_retries = true;
     const std::uint64_t round_seed = out.rounds.empty() ? s.seed : out.rounds.front().seed;
-    for (std::uint32_t i = 0; i < determinism_sample_cases; ++i) {
+    for (std::uint32_t i = 0; i < determinism_sample_cases && !interrupted(); ++i) {
         sim::Prng rng(props::case_seed(round_seed, i));
         sim::Scenario scenario = sim::generate_scenario(rng);
         scenario.rules = s.rules;
@@ -473,14 +605,16 @@ void run_determinism_part(const Settings& s, Summary& out) {
     }
     std::sort(inputs.begin(), inputs.end());
     const std::size_t stride = std::max<std::size_t>(1, inputs.size() / determinism_sample_inputs);
-    for (std::size_t i = 0; i < inputs.size(); i += stride) {
-        std::ifstream in(inputs[i], std::ios::binary);
-        const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (std::size_t i = 0; i < inputs.size() && !interrupted(); i += stride) {
+        const auto read = read_input_file(inputs[i], corpus_input_bytes_max);
+        if (!std::holds_alternative<std::string>(read)) continue;
+        const std::string& bytes = std::get<std::string>(read);
         const sim::Scenario scenario = fuzz::scenario_from_bytes(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
         if (sim::validate(scenario).has_value()) continue;
         check_deterministic(s, scenario, fuzz::fuzz_run_options(), "corpus/fuzz_batch/" + inputs[i].filename().string(), out);
     }
     progress("determinism: " + std::to_string(out.determinism_replayed) + " scenarios replayed twice");
+    if (interrupted() && out.interrupted_during.empty()) out.interrupted_during = "the determinism sample";
 }
 
 // ---- summary ------------------------------------------------------------------------------------
@@ -502,6 +636,7 @@ void add_coverage_warnings(Summary& out) {
 }
 
 int exit_code_of(const Summary& out) {
+    if (out.signal != 0) return exit_code_for(out.signal);
     const bool crash = std::any_of(out.findings.begin(), out.findings.end(), [](const Finding& f) { return !f.is_property; });
     if (crash) return exit_fuzz_crash;
     if (!out.findings.empty()) return exit_property_violation;
@@ -515,6 +650,9 @@ std::string exit_class(int code) {
         case exit_property_violation: return "property violation found";
         case exit_fuzz_crash: return "fuzz crash found";
         case exit_infrastructure: return "infrastructure error";
+        case exit_another_nightly: return "another nightly runs in this checkout";
+        case exit_interrupted_sigint: return "interrupted by SIGINT";
+        case exit_interrupted_sigterm: return "interrupted by SIGTERM";
         default: return "?";
     }
 }
@@ -547,17 +685,27 @@ void print_fuzz(const Summary& out, std::ostream& o) {
         return;
     }
     o << "\n  " << std::left << std::setw(20) << "TARGET" << std::right << std::setw(8) << "seconds" << std::setw(11)
-      << "runs" << std::setw(9) << "exec/s" << std::setw(7) << "cov" << std::setw(8) << "ft" << std::setw(9) << "corpus"
+      << "runs" << std::setw(11) << "planned" << std::setw(9) << "exec/s" << std::setw(7) << "cov" << std::setw(8) << "ft" << std::setw(9) << "corpus"
       << std::setw(6) << "new" << std::setw(9) << "crashes" << std::setw(9) << "RSS MB\n";
     for (const auto& r : out.fuzz) {
         o << "  " << std::left << std::setw(20) << r.target << std::right << std::setw(8) << std::setprecision(0)
-          << r.seconds << std::setw(11) << r.execs << std::setw(9) << r.execs_per_second << std::setw(7) << r.cov
+          << r.seconds << std::setw(11) << r.execs << std::setw(11) << r.runs_planned << std::setw(9) << r.execs_per_second << std::setw(7) << r.cov
           << std::setw(8) << r.ft << std::setw(9) << r.corpus_before << std::setw(6) << r.corpus_added << std::setw(9)
-          << r.crashes.size() << std::setw(8) << r.peak_rss_mb << "\n";
+          << r.crashes.size() << std::setw(8) << r.peak_rss_mb << (r.interrupted ? "  interrupted" : "") << "\n";
+        if (!r.merged_by.empty() && r.merged_by != "libFuzzer -merge=1") o << "    new inputs " << r.merged_by << "\n";
     }
 }
 
+void print_interruption(const Summary& out, std::ostream& o) {
+    o << "\nINTERRUPTED by " << signal_name(out.signal) << " during "
+      << (out.interrupted_during.empty() ? std::string("the night") : out.interrupted_during)
+      << ": every child process stopped, the new corpus inputs found so far merged, the temporary corpus removed;"
+         " below is what was done.\n";
+    for (const auto& n : out.not_done) o << "  not done: " << n << "\n";
+}
+
 void print_summary(const Settings& s, const Summary& out, int code, std::ostream& o) {
+    if (out.signal != 0) print_interruption(out, o);
     print_campaign(s, out, o);
     print_fuzz(out, o);
     o << "\ndeterminism: " << out.determinism_replayed << " scenarios replayed twice\n";
@@ -581,6 +729,10 @@ nlohmann::ordered_json fuzz_json(const Summary& out) {
                                  {"peak_rss_mb", r.peak_rss_mb}, {"corpus_before", r.corpus_before},
                                  {"corpus_added", r.corpus_added}, {"crashes", r.crashes.size()},
                                  {"libfuzzer_exit", r.exit_code}, {"command", r.command}};
+        t["runs_planned"] = r.runs_planned;
+        t["interrupted"] = r.interrupted;
+        t["stopped_by_clock"] = r.stopped_by_clock;
+        t["merged_by"] = r.merged_by;
         if (!r.infra_error.empty()) t["infra_error"] = r.infra_error;
         j["targets"].push_back(t);
     }
@@ -588,15 +740,20 @@ nlohmann::ordered_json fuzz_json(const Summary& out) {
 }
 
 nlohmann::ordered_json summary_json(const Settings& s, const Summary& out, int code) {
-    nlohmann::ordered_json j{{"seed", s.seed}, {"seed_from", s.seed_given ? "--seed" : "date+commit"}, {"date", s.date},
+    // Seeds are strings: a JSON number above 2^53 is rounded by most readers (jq among them).
+    nlohmann::ordered_json j{{"seed", std::to_string(s.seed)}, {"seed_from", s.seed_given ? "--seed" : "date+commit"}, {"date", s.date},
                              {"commit", s.commit}, {"rules", s.rules}, {"mutation", to_string(s.mutation)},
                              {"budget_seconds", s.budget_s}, {"jobs", s.jobs}, {"out", s.out.string()},
-                             {"logs", s.work.string()}};
+                             {"logs", s.work.string()}, {"campaign_cases_planned", s.campaign_cases}};
+    j["interrupted"] = out.signal == 0 ? nlohmann::ordered_json(nullptr)
+                                       : nlohmann::ordered_json{{"signal", signal_name(out.signal)},
+                                                                {"during", out.interrupted_during},
+                                                                {"not_done", out.not_done}};
     j["campaign"] = campaign_json(out.campaign, {}, out.campaign_seconds);
     j["campaign"].erase("counterexamples");
     j["campaign"]["rounds"] = nlohmann::ordered_json::array();
     for (const auto& r : out.rounds) {
-        j["campaign"]["rounds"].push_back({{"seed", r.seed}, {"cases", r.cases}, {"seconds", r.seconds}, {"reproduce", run_command(s, r)}});
+        j["campaign"]["rounds"].push_back({{"seed", std::to_string(r.seed)}, {"cases", r.cases}, {"seconds", r.seconds}, {"reproduce", run_command(s, r)}});
     }
     j["fuzz"] = fuzz_json(out);
     j["determinism"] = {{"replayed_twice", out.determinism_replayed}};
@@ -613,31 +770,119 @@ nlohmann::ordered_json summary_json(const Settings& s, const Summary& out, int c
     return j;
 }
 
+// ---- one nightly per checkout ---------------------------------------------------------------------
+
+// build/nightly/lock of the checkout, held (flock) for the whole night and released by the kernel
+// when the process ends, however it ends. The file is never removed (removing a lock file lets a
+// third process lock a new file while the second still holds the old one).
+class NightlyLock {
+public:
+    explicit NightlyLock(fs::path file) : file_(std::move(file)) {}
+    NightlyLock(const NightlyLock&) = delete;
+    NightlyLock& operator=(const NightlyLock&) = delete;
+    ~NightlyLock() {
+        if (fd_ >= 0) ::close(fd_);
+    }
+    const fs::path& file() const { return file_; }
+
+    // Opens the lock file; an error message, or "" when it is open.
+    std::string open() {
+        std::error_code ec;
+        fs::create_directories(file_.parent_path(), ec);
+        fd_ = ::open(file_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        return fd_ < 0 ? "cannot open " + file_.string() + ": " + std::strerror(errno) : "";
+    }
+    bool try_lock() { return ::flock(fd_, LOCK_EX | LOCK_NB) == 0; }
+    // Says who holds it (the holder writes it right after locking).
+    std::string holder() const {
+        const auto text = read_input_file(file_, 4096);
+        if (!std::holds_alternative<std::string>(text)) return "unknown";
+        std::string t = std::get<std::string>(text);
+        while (!t.empty() && (t.back() == '\n' || t.back() == '\r')) t.pop_back();
+        return t.empty() ? "unknown" : printable(t, 200);
+    }
+    void write_holder(const std::string& who) {
+        if (::ftruncate(fd_, 0) != 0) return;
+        const std::string line = who + "\n";
+        if (::pwrite(fd_, line.data(), line.size(), 0) < 0) return;
+    }
+
+private:
+    fs::path file_;
+    int fd_ = -1;
+};
+
+// Takes the checkout's lock: exit_ok, or the exit code to stop with (after saying why).
+int take_lock(const Settings& s, NightlyLock& lock) {
+    if (const std::string e = lock.open(); !e.empty()) {
+        std::cerr << "deskcheck nightly: " << e << "\n";
+        return exit_infrastructure;
+    }
+    bool said = false;
+    while (!lock.try_lock()) {
+        if (!s.wait_for_lock) {
+            std::cerr << "deskcheck nightly: another nightly is running in this checkout (" << lock.holder()
+                      << "; it holds " << lock.file().string() << "). This one stops without touching anything:"
+                         " run it after that one ends, or with --wait to wait for it.\n";
+            return exit_another_nightly;
+        }
+        if (!said) {
+            progress("waiting for the nightly running in this checkout to end (" + lock.holder() + "; " +
+                     lock.file().string() + ")");
+            said = true;
+        }
+        if (interrupted()) {
+            std::cerr << "deskcheck nightly: interrupted by " << signal_name(interrupted_by())
+                      << " while waiting for the other nightly; nothing was done\n";
+            return exit_code_for(interrupted_by());
+        }
+        std::this_thread::sleep_for(lock_poll);
+    }
+    lock.write_holder("pid " + std::to_string(::getpid()) + ", seed " + hex(s.seed) + ", started " + today_utc() + " " +
+                      now_utc_time());
+    return exit_ok;
+}
+
+// The folders the night writes into: an error stops it before any work (exit 5).
+bool prepare_folders(const Settings& s) {
+    for (const auto& dir : {s.work, s.out}) {
+        if (const auto e = prepare_output_dir(dir)) {
+            std::cerr << "deskcheck nightly: " << e->message << "\n";
+            return false;
+        }
+    }
+    return true;
+}
+
 }  // namespace
 
 int cmd_nightly(const Argv& argv) {
-    Args args("nightly", argv, {"--json", "--help"},
-              {"--minutes", "--jobs", "--rules", "--out", "--seed", "--fuzz-build", "--mutation"});
+    Args args("nightly", argv, {"--json", "--help", "--no-fuzz", "--wait"},
+              {"--minutes", "--jobs", "--rules", "--out", "--seed", "--fuzz-build", "--mutation", "--campaign-cases"});
     if (args.flag("--help")) {
         std::cout << nightly_help;
         return exit_ok;
     }
-    if (args.ok() && !args.positional().empty()) args.fail("unexpected argument '" + args.positional().front() + "'");
+    if (args.ok() && !args.positional().empty()) args.fail("unexpected argument '" + printable(args.positional().front(), 60) + "'");
     auto settings = args.ok() ? parse(args) : std::nullopt;
     if (!settings) return usage_error("nightly", args.error());
     Settings& s = *settings;
     if (s.out.empty()) s.out = default_out(s);
-    std::error_code ec;
-    fs::create_directories(s.work, ec);
+    install_interrupt_handlers();
+    NightlyLock lock(s.checkout / "build" / "nightly" / "lock");
+    if (const int stop = take_lock(s, lock); stop != exit_ok) return stop;
+    if (!prepare_folders(s)) return exit_infrastructure;
     print_header(s, s.json ? std::cerr : std::cout);
     Summary out;
-    if (ec) out.infra_errors.push_back("cannot create " + s.work.string() + ": " + ec.message());
     run_campaign_part(s, out);
-    run_fuzz_part(s, out);
-    run_determinism_part(s, out);
-    add_coverage_warnings(out);
+    if (interrupted()) out.not_done.push_back("fuzzing (not started)");
+    else run_fuzz_part(s, out);
+    if (interrupted()) out.not_done.push_back("determinism sample (not started)");
+    else run_determinism_part(s, out);
+    out.signal = interrupted_by();
+    if (out.signal == 0) add_coverage_warnings(out);
     const int code = exit_code_of(out);
-    if (s.json) std::cout << summary_json(s, out, code).dump(2) << "\n";
+    if (s.json) std::cout << dump_json(summary_json(s, out, code)) << "\n";
     else print_summary(s, out, code, std::cout);
     return code;
 }

@@ -3,6 +3,8 @@
 #include <cassert>
 #include <cerrno>
 #include <cstring>
+#include "cli/files.h"
+
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -10,6 +12,7 @@
 
 #include "model/evidence.h"
 #include "properties/checks.h"
+#include "properties/shrink.h"
 #include "sim/scenario_json.h"
 
 namespace deskcheck::cli {
@@ -17,7 +20,7 @@ namespace deskcheck::cli {
 nlohmann::ordered_json campaign_json(const props::CampaignResult& r, const std::vector<std::string>& files,
                                      double seconds, const std::vector<std::string>& pages) {
     nlohmann::ordered_json j;
-    j["seed"] = r.seed;
+    j["seed"] = std::to_string(r.seed);  // a string: a JSON number above 2^53 is rounded by most readers
     j["rules"] = r.rules;
     j["cases"] = r.cases;
     j["seconds"] = seconds;
@@ -40,7 +43,7 @@ nlohmann::ordered_json campaign_json(const props::CampaignResult& r, const std::
         const auto& c = r.counterexamples[i];
         j["counterexamples"].push_back({{"property", c.property},
                                         {"summary", c.summary},
-                                        {"case_seed", c.case_seed},
+                                        {"case_seed", std::to_string(c.case_seed)},
                                         {"original_size", props::to_string(c.original_size)},
                                         {"shrunk_size", props::to_string(c.shrunk_size)},
                                         {"shrunk_windows", c.shrunk_size.windows},
@@ -127,6 +130,7 @@ struct ReplayRun {
     std::optional<props::RunResult> run;
     bool violated = false;
     bool property_violated = false;
+    std::optional<std::size_t> property_step;  // where `property` was violated
     std::string property_status;
     std::vector<html::CheckLine> results;
 };
@@ -145,6 +149,7 @@ ReplayRun replay_run(const sim::Scenario& scenario, const props::RunOptions& opt
         out.violated = out.violated || r.status == props::CheckStatus::Violated;
         if (c.name == property) {
             out.property_violated = r.status == props::CheckStatus::Violated;
+            if (r.violation && r.violation->step) out.property_step = static_cast<std::size_t>(*r.violation->step);
             out.property_status = std::string(props::to_string(r.status));
         }
         t << "  " << c.name << " (" << c.spec << "): " << props::to_string(r.status);
@@ -165,22 +170,49 @@ ReplayRun replay_run(const sim::Scenario& scenario, const props::RunOptions& opt
 
 }  // namespace
 
+std::size_t scenario_file_bytes_max() { return sim::scenario_text_bytes_max; }
+
+std::variant<sim::ScenarioDocument, std::string> read_scenario_file(const std::string& file) {
+    const auto bytes = read_input_file(file, scenario_file_bytes_max());
+    if (const auto* e = std::get_if<FileError>(&bytes)) return e->message;
+    auto decoded = sim::decode_document(std::get<std::string>(bytes));
+    if (const auto* e = std::get_if<sim::DecodeError>(&decoded)) return printable(file) + ": " + printable(e->message());
+    auto& doc = std::get<sim::ScenarioDocument>(decoded);
+    if (const std::string e = header_error(doc); !e.empty()) return printable(file) + ": " + e;
+    return std::move(doc);
+}
+
+std::string header_error(const sim::ScenarioDocument& doc) {
+    if (!doc.counterexample || props::find_check(doc.counterexample->property) != nullptr) return "";
+    return "/counterexample/property: unknown property \"" + printable(doc.counterexample->property, 60) +
+           "\" (expected one of: " + property_list() + ")";
+}
+
+std::string printable_lines(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    std::size_t from = 0;
+    while (from <= text.size()) {
+        const std::size_t nl = text.find('\n', from);
+        const std::size_t to = nl == std::string_view::npos ? text.size() : nl;
+        out += printable(text.substr(from, to - from), std::string_view::npos);
+        if (nl == std::string_view::npos) break;
+        out += '\n';
+        from = nl + 1;
+    }
+    return out;
+}
+
 Replayed replay_file(const std::string& file, props::RunOptions base, const std::string& rules_override,
                      bool run_header_mutation) {
     Replayed out;
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-        out.error = "cannot open the file";
+    auto read = read_scenario_file(file);
+    if (auto* e = std::get_if<std::string>(&read)) {
+        out.error = *e;
         return out;
     }
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    auto decoded = sim::decode_document(buffer.str());
-    if (auto* e = std::get_if<sim::DecodeError>(&decoded)) {
-        out.error = e->message();
-        return out;
-    }
-    auto doc = std::get<sim::ScenarioDocument>(decoded);
+    auto doc = std::get<sim::ScenarioDocument>(std::move(read));
+    const bool tool_as_recorded = rules_override.empty() && base.tool.mutation == Mutation::None;
     if (!rules_override.empty()) doc.scenario.rules = rules_override;
     if (base.rules == nullptr) base.rules = &props::rules_for(doc.scenario);
     const auto& header = doc.counterexample;
@@ -204,11 +236,22 @@ Replayed replay_file(const std::string& file, props::RunOptions base, const std:
     ReplayRun first = replay_run(doc.scenario, base, property);
     t << first.text;
     out.violated = first.violated;
-    if (header && !header->expected_outcome.empty()) {
+    if (header && !header->expected_outcome.empty() && !tool_as_recorded) {
+        t << "recorded outcome: " << header->expected_outcome
+          << " (not compared: it describes the file's rules and the tool without a mutation; --rules or --mutation "
+             "changed them)\n";
+    } else if (header && !header->expected_outcome.empty()) {
+        // The recorded outcome is about the header's property, as the regression tests judge it.
         const bool expected_violation = header->expected_outcome == "violated";
-        out.matches_header = expected_violation == out.violated;
-        t << "recorded outcome: " << header->expected_outcome << (out.matches_header ? " (reproduced)" : " (NOT reproduced)")
-          << "\n";
+        out.header_compared = true;
+        // As the regression tests judge a file: "violated" needs the property violated (at the
+        // header's step, when given); "holds" needs it to hold, and no other property violated.
+        out.matches_header = expected_violation
+                                 ? first.property_violated &&
+                                       (!header->step || first.property_step == static_cast<std::size_t>(*header->step))
+                                 : first.property_status == "holds" && !first.violated;
+        t << "recorded outcome: " << header->expected_outcome << " of " << property
+          << (out.matches_header ? " (reproduced)" : " (NOT reproduced)") << "\n";
     }
     std::optional<ReplayRun> mutated;
     std::string mutation_name;
@@ -228,9 +271,12 @@ Replayed replay_file(const std::string& file, props::RunOptions base, const std:
           << (mutated->property_violated ? " (the bug reproduces)" : " (NOT reproduced: expected violated)") << "\n";
     }
     t << "\n";
-    out.text = t.str();
+    out.text = printable_lines(t.str());
     out.json = {{"file", file}, {"rules", base.rules->name}, {"mutation", to_string(base.tool.mutation)},
-                {"violated", out.violated}, {"matches_header", out.matches_header}};
+                {"violated", out.violated}, {"matches_header", out.matches_header},
+                {"recorded_outcome", header && !header->expected_outcome.empty() ? nlohmann::ordered_json(header->expected_outcome)
+                                                                                  : nlohmann::ordered_json(nullptr)},
+                {"recorded_outcome_compared", out.header_compared}};
     out.json["steps"] = nlohmann::ordered_json::array();
     for (const auto& s : first.run->steps) out.json["steps"].push_back(step_json(s));
     out.json["properties"] = first.checks;
@@ -273,11 +319,7 @@ std::string timeline_page(const Replayed& replayed, const std::string& replay_co
 }
 
 std::string write_text_file(const std::filesystem::path& path, const std::string& content) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out) return "cannot write " + path.string() + ": " + std::strerror(errno);
-    out << content;
-    out.close();
-    if (!out) return "cannot write " + path.string() + ": writing failed";
+    if (const auto e = write_file_atomically(path, content)) return e->message;
     return "";
 }
 
@@ -303,15 +345,97 @@ props::RunOptions replay_options(Mutation mutation) {
     return o;
 }
 
-std::string write_counterexample(const props::Counterexample& c, const std::string& rules, const std::filesystem::path& dir) {
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
+namespace {
+
+// Each tool mutation and the property that must catch it (tests/negative_tests.cpp proves each).
+struct MutationRow {
+    Mutation mutation;
+    const char* caught_by;
+};
+constexpr MutationRow mutation_rows[] = {
+    {Mutation::UnreadableAsEmpty, "verdict_sound"},
+    {Mutation::RetryUnknownOnce, "no_resend_after_unknown"},
+    {Mutation::NoGiveBackOnFailure, "foreground_returned"},
+    {Mutation::RestoreOverAnotherWindow, "foreground_returned"},
+    {Mutation::IgnoreWindowBinding, "ref_never_crosses_windows"},
+    {Mutation::ClickWithoutHitTest, "click_lands_on_target"},
+    {Mutation::InvertedDpi, "click_lands_on_target"},
+    {Mutation::RestoredDespiteRefusal, "report_matches_ground_truth"},
+    {Mutation::PhantomReadback, "report_matches_ground_truth"},
+    {Mutation::NotDoneDespiteEffect, "report_matches_ground_truth"},
+    {Mutation::UnknownInsteadOfAbsent, "verdict_decisive"},
+    {Mutation::NoUserWait, "foreground_returned"},
+};
+static_assert(std::size(mutation_rows) == static_cast<std::size_t>(last_mutation),
+              "every tool mutation but None has a row");
+
+}  // namespace
+
+std::string property_list() {
+    std::string out;
+    for (const auto& c : props::all_checks()) out += (out.empty() ? "" : ", ") + std::string(c.name);
+    return out;
+}
+
+std::string mutation_list() {
+    std::string out;
+    for (const auto& m : mutation_rows) out += (out.empty() ? "" : ", ") + std::string(to_string(m.mutation));
+    return out;
+}
+
+std::string property_help() {
+    std::string out;
+    for (const auto& c : props::all_checks()) out += "  " + std::string(c.name) + " (" + std::string(c.spec) + ")\n";
+    return out;
+}
+
+std::string mutation_help() {
+    std::string out;
+    for (const auto& m : mutation_rows) {
+        std::string name(to_string(m.mutation));
+        name.resize(std::max<std::size_t>(name.size(), 30), ' ');
+        out += "  " + name + " caught by " + m.caught_by + "\n";
+    }
+    return out;
+}
+
+std::string outcome_without_mutation(const sim::Scenario& scenario, const std::string& property, const std::string& rules,
+                                     bool agent_retries) {
+    props::RunOptions ro;
+    ro.rules = find_rules(rules) != nullptr ? find_rules(rules) : &props::rules_for(scenario);
+    ro.agent_retries = agent_retries;
+    return props::still_violates(property, ro)(scenario) ? "violated" : "holds";
+}
+
+Written write_counterexample(const props::Counterexample& c, const std::string& rules, const std::filesystem::path& dir,
+                             Mutation mutation, bool agent_retries) {
+    Written out;
+    const std::string outcome = mutation == Mutation::None
+                                    ? std::string("violated")
+                                    : outcome_without_mutation(c.scenario, c.property, rules, agent_retries);
+    const std::string text = sim::encode_document_text(props::counterexample_document(c, rules, mutation, outcome));
+    if (text.size() > sim::scenario_text_bytes_max) {
+        out.error = dir.string() + ": the counterexample would be " + std::to_string(text.size()) +
+                    " bytes, more than a scenario file may hold (" + std::to_string(sim::scenario_text_bytes_max) + ")";
+        return out;
+    }
     std::ostringstream base;
     base << c.property << "-" << rules << "-" << std::hex << c.case_seed;
-    std::filesystem::path file = dir / (base.str() + ".json");
-    for (int n = 2; std::filesystem::exists(file) && n < 10'000; ++n) file = dir / (base.str() + "-" + std::to_string(n) + ".json");
-    std::ofstream(file) << sim::encode_document_text(props::counterexample_document(c, rules));
-    return file.string();
+    constexpr int names_max = 10'000;
+    for (int n = 1; n <= names_max; ++n) {
+        const std::filesystem::path file = dir / (base.str() + (n == 1 ? "" : "-" + std::to_string(n)) + ".json");
+        bool taken = false;
+        if (const auto e = write_new_file(file, text, taken)) {
+            out.error = e->message;
+            return out;
+        }
+        if (!taken) {
+            out.file = file.string();
+            return out;
+        }
+    }
+    out.error = (dir / base.str()).string() + "*.json: " + std::to_string(names_max) + " files of that name exist already";
+    return out;
 }
 
 }  // namespace deskcheck::cli

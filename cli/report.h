@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <variant>
 #include <vector>
 
 #include "cli/html_timeline.h"
@@ -27,9 +29,10 @@ struct ReplayedRun {
 };
 
 struct Replayed {
-    std::string error;   // non-empty: bad input (path: reason)
+    std::string error;   // non-empty: bad input, one line ("FILE: path: reason")
     bool violated = false;
     bool matches_header = true;  // the recorded outcome (header "outcome") is what happened
+    bool header_compared = false;  // there was a recorded outcome and it was compared
     std::string text;
     nlohmann::ordered_json json;
     std::string file;
@@ -38,10 +41,24 @@ struct Replayed {
     std::vector<ReplayedRun> runs;                   // the first run, then the header mutation's
 };
 
+// The most a scenario file may hold (the decoder's limit): inputs are read with this bound.
+std::size_t scenario_file_bytes_max();
+
+// Reads and decodes a scenario file with the bounded reader (cli/files.h): the document, or one
+// line naming the file ("FILE: no such file", "FILE: larger than N bytes", "FILE: /seed: ...").
+// A counterexample header's property must be a known property.
+std::variant<sim::ScenarioDocument, std::string> read_scenario_file(const std::string& file);
+
+// What the CLI checks of a counterexample header beyond the codec (which does not know the
+// properties): "" when fine, else "/counterexample/property: unknown property ...".
+std::string header_error(const sim::ScenarioDocument& doc);
+
 // Replays one scenario file: decode, run, every check; `rules_override` empty: the file's rules.
 // When the file's counterexample header names a mutation and `run_header_mutation` is set (the
 // command line chose none), the file is run a second time with it: `matches_header` then also
-// requires the header's property to be violated there. `violated` is the first run's.
+// requires the header's property to be violated there. `violated` is the first run's. The
+// recorded outcome describes the file's rules and the tool as it is: it is compared only when
+// neither --rules nor --mutation changed them.
 Replayed replay_file(const std::string& file, props::RunOptions base, const std::string& rules_override,
                      bool run_header_mutation = true);
 
@@ -70,8 +87,30 @@ props::RunOptions replay_options(Mutation mutation);
 std::string describe_step(const StepReport& s);
 nlohmann::ordered_json step_json(const StepReport& s);
 
-// Writes a counterexample document into `dir` under a fresh name (never overwrites).
-std::string write_counterexample(const props::Counterexample& c, const std::string& rules,
-                                 const std::filesystem::path& dir);
+// Text for a terminal: control bytes other than newlines (NUL, ESC, ...) as \xNN.
+std::string printable_lines(std::string_view text);
+
+// What the tool as it is (no mutation) does on a counterexample found under a mutation: "violated"
+// or "holds" -- the header's outcome, so that `deskcheck replay FILE` reproduces it without flags.
+std::string outcome_without_mutation(const sim::Scenario& scenario, const std::string& property,
+                                     const std::string& rules, bool agent_retries);
+
+struct Written {
+    std::string file;   // the file written (exists, complete)
+    std::string error;  // non-empty: nothing was written; "PATH: reason"
+};
+
+// The names a command accepts, for help texts and for the error that names a wrong one.
+std::string property_list();   // "no_resend_after_unknown, batch_stops_at_first_failure, ..."
+std::string mutation_list();   // "unreadable_as_empty, retry_unknown_once, ..."
+std::string property_help();   // one line per property: name (SPEC IDs)
+std::string mutation_help();   // one line per mutation: name, and the property that catches it
+
+// Writes a counterexample document into `dir` under a fresh name (never overwrites, even when
+// another process picks the same name at the same time). `mutation`: the tool mutation it was
+// found under (a self-test): written into the header, with the outcome of the tool as it is.
+Written write_counterexample(const props::Counterexample& c, const std::string& rules,
+                             const std::filesystem::path& dir, Mutation mutation = Mutation::None,
+                             bool agent_retries = true);
 
 }  // namespace deskcheck::cli

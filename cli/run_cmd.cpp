@@ -1,6 +1,6 @@
 // deskcheck run / replay / shrink: property campaigns, replaying counterexamples, shrinking files.
+#include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -8,6 +8,9 @@
 
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/files.h"
+#include "cli/fuzz_support.h"
+#include "cli/interrupt.h"
 #include "cli/report.h"
 #include "properties/campaign.h"
 #include "properties/checks.h"
@@ -18,12 +21,16 @@ namespace deskcheck::cli {
 namespace {
 
 namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+constexpr std::uint64_t cases_max = 10'000'000;
+constexpr std::uint32_t shrink_progress_every = 50;  // attempts between two progress lines
 
 // Parses --rules / --mutation shared by the commands; records a usage error on bad values.
 bool parse_run_options(Args& args, props::RunOptions& ro, std::string& rules_name) {
     if (const auto r = args.option("--rules")) {
         if (find_rules(*r) == nullptr) {
-            args.fail("unknown rule set '" + *r + "' (expected published or current)");
+            args.fail("unknown rule set '" + printable(*r, 60) + "' (expected published or current)");
             return false;
         }
         rules_name = *r;
@@ -32,7 +39,7 @@ bool parse_run_options(Args& args, props::RunOptions& ro, std::string& rules_nam
     if (const auto m = args.option("--mutation")) {
         const auto mut = mutation_named(*m);
         if (!mut) {
-            args.fail("unknown mutation '" + *m + "'");
+            args.fail("unknown mutation '" + printable(*m, 60) + "' (expected one of: " + mutation_list() + ")");
             return false;
         }
         ro.tool.mutation = *mut;
@@ -82,18 +89,62 @@ void print_campaign_text(const props::CampaignResult& r, std::ostream& out) {
     }
 }
 
+std::string run_help() {
+    return "usage: deskcheck run [--seed S] [--cases N] [--rules published|current] [--property P] [--json]\n"
+           "                     [--out DIR] [--no-shrink] [--mutation M]\n"
+           "generates N scenarios (default 200, 1.." + std::to_string(cases_max) + ") from seed S (default 1), runs the\n"
+           "tool on each, judges every property, shrinks and writes each counterexample to DIR (default:\n"
+           "counterexamples/) with its timeline page next to it (the same name, .html; see deskcheck replay\n"
+           "--html) and prints its replay command. A counterexample found under --mutation names\n"
+           "the mutation in its header, so `deskcheck replay FILE` puts it back by itself.\n"
+           "properties (--property):\n" + property_help() +
+           "mutations (--mutation; each a deliberately wrong tool, and the property that must catch it):\n" +
+           mutation_help() +
+           "Ctrl-C (SIGINT) or SIGTERM stops at the next case: the summary so far is printed, marked interrupted.\n"
+           "exit: 0 every property holds, 1 a property is violated or gave up, 2 bad usage,\n"
+           "      5 a counterexample could not be written, 130 / 143 interrupted by SIGINT / SIGTERM\n";
+}
+
+// Writes the counterexamples; the errors of those that could not be written.
+std::vector<std::string> write_all(const props::CampaignResult& r, const props::CampaignOptions& o, const fs::path& dir,
+                                   std::vector<std::string>& files) {
+    std::vector<std::string> errors;
+    for (const auto& c : r.counterexamples) {
+        const Written w = write_counterexample(c, o.rules, dir, o.tool.mutation, o.agent_retries);
+        files.push_back(w.file);
+        if (!w.error.empty()) errors.push_back(w.error);
+    }
+    return errors;
+}
+
+void print_counterexamples(const props::CampaignResult& r, const std::vector<std::string>& files,
+                           const std::vector<std::string>& pages, bool shrunk) {
+    for (std::size_t i = 0; i < r.counterexamples.size(); ++i) {
+        const auto& c = r.counterexamples[i];
+        std::cout << "\ncounterexample: " << printable(c.summary, 2000) << "\n";
+        if (shrunk) {
+            std::cout << "  shrunk from " << props::to_string(c.original_size) << " to " << props::to_string(c.shrunk_size)
+                      << " in " << c.shrink_attempts << " attempts\n";
+        } else {
+            std::cout << "  not shrunk (--no-shrink): " << props::to_string(c.original_size) << "\n";
+        }
+        if (files[i].empty()) {
+            std::cout << "  NOT written (see the error below)\n";
+        } else {
+            std::cout << "  written to " << files[i] << "\n  replay: deskcheck replay " << files[i] << "\n"
+                      << (pages[i].empty() ? "  timeline page NOT written (see the error above)" : "  timeline page: " + pages[i])
+                      << "\n";
+        }
+    }
+}
+
 }  // namespace
 
 int cmd_run(const Argv& argv) {
     Args args("run", argv, {"--json", "--help", "--no-shrink"},
               {"--seed", "--cases", "--rules", "--property", "--out", "--mutation"});
     if (args.flag("--help")) {
-        std::cout << "usage: deskcheck run [--seed S] [--cases N] [--rules published|current] [--property P] [--json]\n"
-                     "                     [--out DIR] [--no-shrink] [--mutation M]\n"
-                     "generates N scenarios from seed S, runs the tool on each, judges every property, shrinks and\n"
-                     "writes each counterexample to DIR (default: counterexamples/) with its timeline page next to it\n"
-                     "(the same name, .html; see deskcheck replay --html) and prints its replay command.\n"
-                     "exit: 0 every property holds, 1 a property is violated or gave up, 2 bad usage\n";
+        std::cout << run_help();
         return exit_ok;
     }
     props::CampaignOptions o;
@@ -102,63 +153,76 @@ int cmd_run(const Argv& argv) {
     if (args.ok()) parse_run_options(args, ro, rules);
     const auto seed = args.number("--seed");
     const auto cases = args.number("--cases");
+    if (cases && (*cases == 0 || *cases > cases_max)) args.fail("--cases must lie in 1.." + std::to_string(cases_max));
     if (const auto p = args.option("--property")) {
-        if (props::find_check(*p) == nullptr) args.fail("unknown property '" + *p + "'");
+        if (props::find_check(*p) == nullptr) {
+            args.fail("unknown property '" + printable(*p, 60) + "' (expected one of: " + property_list() + ")");
+        }
         o.properties.push_back(*p);
     }
-    if (!args.positional().empty()) args.fail("unexpected argument '" + args.positional().front() + "'");
+    if (!args.positional().empty()) args.fail("unexpected argument '" + printable(args.positional().front(), 60) + "'");
     if (!args.ok()) return usage_error("run", args.error());
+    const fs::path out_dir = args.option("--out").value_or("counterexamples");
+    if (const auto e = check_output_dir(out_dir)) {
+        std::cerr << "deskcheck run: --out " << e->message << "\n";
+        return exit_infrastructure;
+    }
     o.seed = seed.value_or(1);
-    o.cases = static_cast<std::uint32_t>(std::min<std::uint64_t>(cases.value_or(200), 10'000'000));
+    o.cases = static_cast<std::uint32_t>(cases.value_or(200));
     o.rules = rules;
     o.tool = ro.tool;
     o.shrink = !args.flag("--no-shrink");
     const bool json = args.flag("--json");
-    const fs::path out_dir = args.option("--out").value_or("counterexamples");
+    install_interrupt_handlers();
+    o.stop = [] { return interrupted(); };
     std::cerr << "deskcheck run: seed=" << o.seed << " cases=" << o.cases << " rules=" << o.rules
               << " mutation=" << to_string(o.tool.mutation) << " agent_retries=on"
               << " generate{windows<=" << o.generate.windows_max << " controls<=" << o.generate.controls_max
-              << " steps<=" << o.generate.steps_max << " swarm_faults user hostile_events}\n";
+              << " steps<=" << o.generate.steps_max << " swarm_faults user hostile_events}" << std::endl;
     std::uint32_t next_report = 0;
     o.progress = [&](std::uint32_t done, std::uint32_t total) {
         if (done * 10 >= next_report * total || done == total) {
-            std::cerr << "  progress: " << done << "/" << total << " cases\n";
+            std::cerr << "  progress: " << done << "/" << total << " cases" << std::endl;
             next_report = done * 10 / std::max<std::uint32_t>(1, total) + 1;
         }
     };
-    const auto started = std::chrono::steady_clock::now();
+    const auto started = Clock::now();
     const props::CampaignResult r = props::run_campaign(o);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
     std::vector<std::string> files;
-    std::vector<PageWritten> pages;
+    const std::vector<std::string> write_errors = write_all(r, o, out_dir, files);
+    // The header names the mutation, so the page's replay (and the command it prints) needs no flag.
     std::vector<std::string> page_files;
-    const std::string mutation_flag =
-        o.tool.mutation != Mutation::None ? " --mutation " + std::string(to_string(o.tool.mutation)) : std::string();
-    for (const auto& c : r.counterexamples) {
-        files.push_back(write_counterexample(c, o.rules, out_dir));
-        pages.push_back(write_page_for(files.back(), replay_options(o.tool.mutation),
-                                       "deskcheck replay " + files.back() + mutation_flag));
-        page_files.push_back(pages.back().path);
-        if (!pages.back().error.empty()) std::cerr << "deskcheck run: no timeline page: " << pages.back().error << "\n";
+    for (const auto& f : files) {
+        PageWritten page;
+        if (!f.empty()) page = write_page_for(f, replay_options(Mutation::None), "deskcheck replay " + f);
+        if (!page.error.empty()) std::cerr << "deskcheck run: no timeline page: " << page.error << "\n";
+        page_files.push_back(page.path);
     }
     bool failed = !r.counterexamples.empty();
     for (const auto& p : r.properties) failed = failed || p.gave_up();
+    const int signal = interrupted_by();
     if (json) {
-        std::cout << campaign_json(r, files, seconds, page_files).dump(2) << "\n";
+        auto j = campaign_json(r, files, seconds, page_files);
+        j["cases_planned"] = o.cases;
+        j["interrupted"] = signal != 0 ? nlohmann::ordered_json(signal_name(signal)) : nlohmann::ordered_json(nullptr);
+        j["write_errors"] = write_errors;
+        std::cout << dump_json(j) << "\n";
     } else {
         std::cout << "deskcheck run: seed=" << o.seed << " cases=" << r.cases << " rules=" << o.rules << " ("
                   << std::fixed << std::setprecision(0) << (seconds > 0 ? r.cases / seconds : 0.0) << " cases/s)\n";
-        print_campaign_text(r, std::cout);
-        for (std::size_t i = 0; i < r.counterexamples.size(); ++i) {
-            const auto& c = r.counterexamples[i];
-            std::cout << "\ncounterexample: " << c.summary << "\n  shrunk from " << props::to_string(c.original_size)
-                      << " to " << props::to_string(c.shrunk_size) << " in " << c.shrink_attempts << " attempts\n"
-                      << "  written to " << files[i] << "\n  replay: deskcheck replay " << files[i] << mutation_flag << "\n"
-                      << (pages[i].error.empty() ? "  timeline page: " + pages[i].path : "  timeline page NOT written: " + pages[i].error)
-                      << "\n";
+        if (signal != 0) {
+            std::cout << "interrupted by " << signal_name(signal) << " after " << r.cases << " of " << o.cases
+                      << " cases: the summary so far\n";
         }
-        if (!failed) std::cout << "\nall properties hold on " << r.cases << " cases\n";
+        print_campaign_text(r, std::cout);
+        print_counterexamples(r, files, page_files, o.shrink);
+        if (!failed && signal == 0) std::cout << "\nall properties hold on " << r.cases << " cases\n";
+        if (!failed && signal != 0) std::cout << "\nno property violated in the " << r.cases << " cases run\n";
     }
+    for (const auto& e : write_errors) std::cerr << "deskcheck run: cannot write a counterexample: " << e << "\n";
+    if (signal != 0) return exit_code_for(signal);
+    if (!write_errors.empty()) return exit_infrastructure;
     return failed ? exit_violation : exit_ok;
 }
 
@@ -192,9 +256,13 @@ int cmd_replay(const Argv& argv) {
         std::cout << "usage: deskcheck replay FILE... [--json] [--rules R] [--mutation M] [--no-agent] [--html OUT.html]\n"
                      "replays scenario files and prints the timeline and every property's judgement.\n"
                      "a file whose counterexample header names a mutation is replayed a second time with it\n"
-                     "(the recorded bug put back), unless --mutation chooses one.\n"
+                     "(the recorded bug put back), unless --mutation chooses one. The header's recorded outcome\n"
+                     "(violated / holds) is compared when neither --rules nor --mutation is given.\n"
                      "--html OUT.html (one FILE): also writes the timeline as one self-contained HTML page.\n"
-                     "exit: 0 every property holds, 1 a property is violated, 2 bad input (or the page cannot be written)\n";
+                     "exit: 0 every property holds and every recorded outcome reproduced,\n"
+                     "      1 a property is violated, or a recorded outcome did NOT reproduce,\n"
+                     "      2 bad usage or bad input (unreadable, too large, not a valid scenario, unknown header values),\n"
+                     "        or the page cannot be written\n";
         return exit_ok;
     }
     props::RunOptions base;
@@ -212,53 +280,107 @@ int cmd_replay(const Argv& argv) {
     for (const auto& file : args.positional()) {
         const auto replayed = replay_file(file, base, rules_override, !args.option("--mutation").has_value());
         if (!replayed.error.empty()) {
-            std::cerr << "deskcheck replay: " << file << ": " << replayed.error << "\n";
+            std::cerr << "deskcheck replay: " << printable(replayed.error) << "\n";
             worst = std::max(worst, exit_usage);
             continue;
         }
         if (json) all.push_back(replayed.json);
         else std::cout << replayed.text;
-        if (replayed.violated) worst = std::max(worst, exit_violation);
+        if (replayed.violated || !replayed.matches_header) worst = std::max(worst, exit_violation);
         if (html) worst = std::max(worst, write_replay_page(replayed, args, *html));
     }
-    if (json) std::cout << all.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
+    if (json) std::cout << dump_json(all) << "\n";
     return worst;
 }
 
+namespace {
+
+constexpr const char* shrink_help =
+    "usage: deskcheck shrink FILE --property P [--out FILE] [--rules R] [--mutation M] [--no-agent]\n"
+    "                        [--max-attempts N] [--seconds S]\n"
+    "shrinks a scenario file while it keeps violating property P (never another one) and writes the\n"
+    "result (default FILE.shrunk.json) as a counterexample; progress goes to stderr.\n"
+    "  --max-attempts N  candidates tried at most (default 4000): a count, so the same file always\n"
+    "                    shrinks to the same result\n"
+    "  --seconds S       stop after S seconds of wall clock and write the result so far (not\n"
+    "                    reproducible: another machine gets further)\n"
+    "  Ctrl-C (SIGINT) or SIGTERM stops too: the result so far is written.\n"
+    "exit: 0 written, 2 bad usage or bad input (or P holds on the file), 5 the result could not be\n"
+    "      written, 130 / 143 interrupted by SIGINT / SIGTERM (the result so far written)\n";
+
+std::string shrink_stop_reason(const props::ShrinkResult& r, bool out_of_time) {
+    if (interrupted()) return "stopped by " + signal_name(interrupted_by()) + ": the result so far";
+    if (out_of_time) return "stopped by --seconds: the result so far";
+    if (r.attempts_exhausted) return "stopped at --max-attempts: smaller candidates may be left untried";
+    return "no smaller candidate still violates the property";
+}
+
+}  // namespace
+
 int cmd_shrink(const Argv& argv) {
-    Args args("shrink", argv, {"--help", "--no-agent"}, {"--property", "--out", "--rules", "--mutation"});
+    Args args("shrink", argv, {"--help", "--no-agent"},
+              {"--property", "--out", "--rules", "--mutation", "--max-attempts", "--seconds"});
     if (args.flag("--help")) {
-        std::cout << "usage: deskcheck shrink FILE --property P [--out FILE] [--rules R] [--mutation M]\n"
-                     "shrinks a scenario file while it keeps violating property P (never another one)\n";
+        std::cout << shrink_help;
         return exit_ok;
     }
     props::RunOptions ro;
     std::string rules_override;
     if (args.ok()) parse_run_options(args, ro, rules_override);
     const auto property = args.option("--property");
+    const auto attempts_max = args.number("--max-attempts");
+    const auto seconds = args.number("--seconds");
+    if (attempts_max && (*attempts_max == 0 || *attempts_max > 10'000'000)) args.fail("--max-attempts must lie in 1..10000000");
+    if (seconds && (*seconds == 0 || *seconds > 7 * 24 * 3600)) args.fail("--seconds must lie in 1..604800");
     if (args.ok() && args.positional().size() != 1) args.fail("expects one scenario file");
     if (args.ok() && !property) args.fail("needs --property P");
-    if (args.ok() && props::find_check(*property) == nullptr) args.fail("unknown property '" + *property + "'");
+    if (args.ok() && props::find_check(*property) == nullptr) {
+        args.fail("unknown property '" + printable(*property, 60) + "' (expected one of: " + property_list() + ")");
+    }
     if (!args.ok()) return usage_error("shrink", args.error());
     ro.agent_retries = !args.flag("--no-agent");
     const std::string file = args.positional().front();
-    std::ifstream in(file);
-    std::stringstream text;
-    text << in.rdbuf();
-    auto decoded = sim::decode_document(text.str());
-    if (auto* e = std::get_if<sim::DecodeError>(&decoded)) {
-        std::cerr << "deskcheck shrink: " << file << ": " << e->message() << "\n";
+    const std::string out = args.option("--out").value_or(file + ".shrunk.json");
+    auto read = read_scenario_file(file);
+    if (const auto* e = std::get_if<std::string>(&read)) {
+        std::cerr << "deskcheck shrink: " << printable(*e) << "\n";
         return exit_usage;
     }
-    auto doc = std::get<sim::ScenarioDocument>(decoded);
+    if (const auto e = check_output_file(out)) {
+        std::cerr << "deskcheck shrink: --out " << e->message << "\n";
+        return exit_infrastructure;
+    }
+    auto doc = std::get<sim::ScenarioDocument>(std::move(read));
     if (!rules_override.empty()) doc.scenario.rules = rules_override;
     if (ro.rules == nullptr) ro.rules = &props::rules_for(doc.scenario);
     const auto fails = props::still_violates(*property, ro);
     if (!fails(doc.scenario)) {
-        std::cerr << "deskcheck shrink: " << file << ": property " << *property << " holds; nothing to shrink\n";
+        std::string hint;
+        if (doc.counterexample && doc.counterexample->mutation && ro.tool.mutation == Mutation::None) {
+            hint = " (its header names the mutation " + std::string(to_string(*doc.counterexample->mutation)) +
+                   ": add --mutation " + std::string(to_string(*doc.counterexample->mutation)) + ")";
+        }
+        std::cerr << "deskcheck shrink: " << printable(file) << ": property " << *property << " holds; nothing to shrink"
+                  << hint << "\n";
         return exit_usage;
     }
-    const auto r = props::shrink_scenario(doc.scenario, fails);
+    install_interrupt_handlers();
+    const auto began = Clock::now();
+    bool out_of_time = false;
+    props::ShrinkOptions so;
+    so.attempts_max = static_cast<std::uint32_t>(attempts_max.value_or(props::shrink_attempts_max));
+    so.stop = [&] {
+        if (seconds && Clock::now() - began >= std::chrono::seconds(*seconds)) out_of_time = true;
+        return out_of_time || interrupted();
+    };
+    so.progress = [&](const props::ShrinkResult& r) {
+        if (r.attempts % shrink_progress_every != 0) return;
+        std::cerr << "shrink: " << r.attempts << " attempts, " << r.accepted << " kept, now "
+                  << props::to_string(props::size_of(r.scenario)) << std::endl;
+    };
+    std::cerr << "shrink: " << printable(file) << " (" << props::to_string(props::size_of(doc.scenario)) << "), keeping "
+              << *property << " violated; at most " << so.attempts_max << " attempts" << std::endl;
+    const auto r = props::shrink_scenario(doc.scenario, fails, so);
     props::Counterexample c;
     c.property = *property;
     c.scenario = r.scenario;
@@ -268,12 +390,21 @@ int cmd_shrink(const Argv& argv) {
     if (check.violation) c.violation = *check.violation;
     c.summary = *property + " violated at step " + (c.violation.step ? std::to_string(*c.violation.step) : "-") + ": " +
                 c.violation.explanation;
-    const std::string out = args.option("--out").value_or(file + ".shrunk.json");
-    std::ofstream(out) << sim::encode_document_text(props::counterexample_document(c, std::string(ro.rules->name)));
+    const std::string outcome = ro.tool.mutation == Mutation::None
+                                    ? std::string("violated")
+                                    : outcome_without_mutation(c.scenario, c.property, std::string(ro.rules->name), ro.agent_retries);
+    const std::string text =
+        sim::encode_document_text(props::counterexample_document(c, std::string(ro.rules->name), ro.tool.mutation, outcome));
     std::cout << "shrunk " << props::to_string(props::size_of(doc.scenario)) << " -> "
-              << props::to_string(props::size_of(r.scenario)) << " (" << r.attempts << " attempts)\nwritten to " << out
-              << "\nreplay: deskcheck replay " << out << "\n";
-    return exit_ok;
+              << props::to_string(props::size_of(r.scenario)) << " (" << r.attempts << " attempts; "
+              << shrink_stop_reason(r, out_of_time) << ")\n";
+    if (const auto e = write_file_atomically(out, text)) {
+        std::cout << "NOT written: " << e->message << "\n";
+        std::cerr << "deskcheck shrink: cannot write the result: " << e->message << "\n";
+        return exit_infrastructure;
+    }
+    std::cout << "written to " << out << "\nreplay: deskcheck replay " << out << "\n";
+    return interrupted() ? exit_code_for(interrupted_by()) : exit_ok;
 }
 
 }  // namespace deskcheck::cli

@@ -39,7 +39,18 @@ std::string quote(const std::string& s) {
             case '\n': out += "\\n"; break;
             case '\r': out += "\\r"; break;
             case '\t': out += "\\t"; break;
-            default: out += c;
+            default: {
+                // Other control bytes (NUL, ESC, ...) as \xNN: a printed snapshot never drives a terminal.
+                const auto u = static_cast<unsigned char>(c);
+                if (u < 0x20 || u == 0x7f) {
+                    constexpr char hex[] = "0123456789abcdef";
+                    out += "\\x";
+                    out += hex[u >> 4];
+                    out += hex[u & 0xf];
+                } else {
+                    out += c;
+                }
+            }
         }
     }
     return out + "\"";

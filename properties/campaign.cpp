@@ -140,6 +140,10 @@ CampaignResult run_campaign(const CampaignOptions& o) {
     }
     std::map<std::string, std::uint32_t> found;
     for (std::uint32_t i = 0; i < o.cases; ++i) {
+        if (o.stop && o.stop()) {
+            out.stopped = true;
+            break;
+        }
         const std::uint64_t cs = case_seed(o.seed, i);
         sim::Prng rng(cs);
         sim::Scenario scenario = sim::generate_scenario(rng, o.generate);
@@ -166,7 +170,7 @@ CampaignResult run_campaign(const CampaignOptions& o) {
                 continue;
             }
             ++stats.violated;
-            if (found[stats.name] >= o.counterexamples_max) continue;
+            if (found[stats.name] >= o.counterexamples_max || o.counterexample_known.count(stats.name) != 0) continue;
             ++found[stats.name];
             Counterexample c;
             c.property = stats.name;
@@ -175,7 +179,9 @@ CampaignResult run_campaign(const CampaignOptions& o) {
             c.scenario = scenario;
             c.violation = *r.violation;
             if (o.shrink) {
-                const ShrinkResult sr = shrink_scenario(scenario, still_a_finding(*check, ro));
+                ShrinkOptions so;
+                so.stop = o.stop;
+                const ShrinkResult sr = shrink_scenario(scenario, still_a_finding(*check, ro), so);
                 c.scenario = sr.scenario;
                 c.shrink_attempts = sr.attempts;
                 const RunResult again = run_scenario(c.scenario, ro);
@@ -191,7 +197,8 @@ CampaignResult run_campaign(const CampaignOptions& o) {
     return out;
 }
 
-sim::ScenarioDocument counterexample_document(const Counterexample& c, const std::string& rules) {
+sim::ScenarioDocument counterexample_document(const Counterexample& c, const std::string& rules, Mutation mutation,
+                                              const std::string& outcome) {
     sim::ScenarioDocument doc;
     doc.scenario = c.scenario;
     doc.scenario.rules = rules;
@@ -201,7 +208,8 @@ sim::ScenarioDocument counterexample_document(const Counterexample& c, const std
     h.seed = c.case_seed;
     h.summary = c.summary;
     if (c.violation.step) h.step = static_cast<std::int32_t>(*c.violation.step);
-    h.expected_outcome = "violated";
+    h.expected_outcome = outcome;
+    if (mutation != Mutation::None) h.mutation = mutation;
     doc.counterexample = h;
     return doc;
 }

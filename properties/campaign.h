@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,11 @@ struct CampaignOptions {
     std::uint32_t counterexamples_max = 1;       // per property; the campaign goes on after them
     // Called after each case (done, total); must not affect the run.
     std::function<void(std::uint32_t, std::uint32_t)> progress;
+    // Asked before each case and each shrink attempt: true stops the campaign there (an
+    // interruption, the nightly's clock); the result holds the cases done so far.
+    std::function<bool()> stop;
+    // Properties whose counterexample the caller already keeps: counted, neither copied nor shrunk.
+    std::set<std::string> counterexample_known;
 };
 
 struct PropertyStats {
@@ -69,6 +75,7 @@ struct CampaignResult {
     std::map<std::string, std::uint32_t> verdicts;   // "Confirmed", "Absent", "Unknown", "error:<kind>"
     std::map<std::string, std::uint32_t> coverage;   // tags: "occluded", "dpi_stretched", "user_busy", ...
     std::vector<Counterexample> counterexamples;
+    bool stopped = false;  // CampaignOptions::stop ended it before `cases` cases
     bool any_violation() const { return !counterexamples.empty(); }
 };
 
@@ -84,7 +91,12 @@ std::uint64_t case_seed(std::uint64_t campaign_seed, std::uint32_t index);
 CampaignResult run_campaign(const CampaignOptions& options);
 
 // The counterexample as a scenario document with its header (DESIGN "Counterexamples").
-sim::ScenarioDocument counterexample_document(const Counterexample& c, const std::string& rules);
+// `mutation`: the tool mutation it was found under (a self-test), written into the header so that
+// `deskcheck replay FILE` puts it back on its own; `outcome`: what the tool as it is does on it
+// ("violated", or "holds" when only the mutation breaks the property).
+sim::ScenarioDocument counterexample_document(const Counterexample& c, const std::string& rules,
+                                              Mutation mutation = Mutation::None,
+                                              const std::string& outcome = "violated");
 
 // Coverage tags of one scenario + run (what the case exercised).
 std::vector<std::string> coverage_tags(const sim::Scenario& scenario, const RunResult& run);

@@ -104,77 +104,139 @@ Candidate without_monitor(const Scenario& s, std::size_t i) {
     return out;
 }
 
-// Simplifications that keep the shape: fault kinds off, latencies zero, texts shorter.
-std::vector<Scenario> simplifications(const Scenario& s) {
-    std::vector<Scenario> out;
-    const auto with = [&](auto&& edit) {
-        Scenario c = s;
-        edit(c);
-        if (!(sim::encode_scenario_text(c) == sim::encode_scenario_text(s))) out.push_back(std::move(c));
+// Simplifications that keep the shape: fault kinds off, latencies zero, texts shorter. Each is
+// listed only when it changes the scenario.
+enum class Simplify : std::uint8_t {
+    ReadFailureOff, StaleReadOff, DeliveryErrorOff, DeliveryExceptionOff, ForegroundRefusalOff, LatencyOverrunOff,
+    UserIdle, AppNeverSteals, AppLatencyZero, AppLatencyFixed, StepTextHalved, StepIndependent, ControlReadable,
+    ControlEmpty,
+};
+
+// One candidate, described (not built): candidates are built one at a time, when tried, so a
+// maximum-size desktop is never copied thousands of times per round.
+struct Edit {
+    enum class Kind : std::uint8_t { DropStep, DropEvent, DropWindow, DropControl, DropMonitor, Simplify } kind;
+    std::size_t a = 0;  // step, event, window, monitor, app or window index
+    std::size_t b = 0;  // control index
+    Simplify simplify = Simplify::ReadFailureOff;
+};
+
+void simplifications(const Scenario& s, std::vector<Edit>& out) {
+    const auto add = [&](bool changes, Simplify what, std::size_t a = 0, std::size_t b = 0) {
+        if (changes) out.push_back(Edit{Edit::Kind::Simplify, a, b, what});
     };
-    with([](Scenario& c) { c.faults.read_failure_permille = 0; });
-    with([](Scenario& c) { c.faults.stale_read_permille = 0; });
-    with([](Scenario& c) { c.faults.delivery_error_permille = 0; });
-    with([](Scenario& c) { c.faults.delivery_exception_permille = 0; });
-    with([](Scenario& c) { c.faults.foreground_refusal_permille = 0; });
-    with([](Scenario& c) { c.faults.latency_overrun_permille = 0; c.faults.latency_overrun_ms = 0; });
-    with([](Scenario& c) { c.user_last_input_ms = -10'000; });
+    const auto& f = s.faults;
+    add(f.read_failure_permille != 0, Simplify::ReadFailureOff);
+    add(f.stale_read_permille != 0, Simplify::StaleReadOff);
+    add(f.delivery_error_permille != 0, Simplify::DeliveryErrorOff);
+    add(f.delivery_exception_permille != 0, Simplify::DeliveryExceptionOff);
+    add(f.foreground_refusal_permille != 0, Simplify::ForegroundRefusalOff);
+    add(f.latency_overrun_permille != 0 || f.latency_overrun_ms != 0, Simplify::LatencyOverrunOff);
+    add(s.user_last_input_ms != -10'000, Simplify::UserIdle);
     for (std::size_t a = 0; a < s.apps.size(); ++a) {
-        with([a](Scenario& c) { c.apps[a].steals_foreground_after_ms.reset(); });
-        with([a](Scenario& c) { c.apps[a].latency_ms_min = 0; c.apps[a].latency_ms_max = 0; });
-        with([a](Scenario& c) { c.apps[a].latency_ms_min = c.apps[a].latency_ms_max; });
+        const auto& app = s.apps[a];
+        add(app.steals_foreground_after_ms.has_value(), Simplify::AppNeverSteals, a);
+        add(app.latency_ms_min != 0 || app.latency_ms_max != 0, Simplify::AppLatencyZero, a);
+        add(app.latency_ms_min != app.latency_ms_max, Simplify::AppLatencyFixed, a);
     }
     for (std::size_t i = 0; i < s.steps.size(); ++i) {
-        if (s.steps[i].text.size() > 1) {
-            with([i](Scenario& c) { c.steps[i].text.resize(c.steps[i].text.size() / 2); });
-        }
-        with([i](Scenario& c) { c.steps[i].depends_on.reset(); });
+        add(s.steps[i].text.size() > 1, Simplify::StepTextHalved, i);
+        add(s.steps[i].depends_on.has_value(), Simplify::StepIndependent, i);
     }
     for (std::size_t w = 0; w < s.windows.size(); ++w) {
         for (std::size_t k = 0; k < s.windows[w].controls.size(); ++k) {
-            with([w, k](Scenario& c) { c.windows[w].controls[k].readability = sim::Readability::Readable; });
-            with([w, k](Scenario& c) { c.windows[w].controls[k].value.clear(); c.windows[w].controls[k].selection = {}; });
+            const auto& c = s.windows[w].controls[k];
+            add(c.readability != sim::Readability::Readable, Simplify::ControlReadable, w, k);
+            add(!c.value.empty() || c.selection != Selection{}, Simplify::ControlEmpty, w, k);
         }
     }
-    return out;
+}
+
+Scenario simplified(const Scenario& s, const Edit& e) {
+    Scenario c = s;
+    auto& f = c.faults;
+    switch (e.simplify) {
+        case Simplify::ReadFailureOff: f.read_failure_permille = 0; break;
+        case Simplify::StaleReadOff: f.stale_read_permille = 0; break;
+        case Simplify::DeliveryErrorOff: f.delivery_error_permille = 0; break;
+        case Simplify::DeliveryExceptionOff: f.delivery_exception_permille = 0; break;
+        case Simplify::ForegroundRefusalOff: f.foreground_refusal_permille = 0; break;
+        case Simplify::LatencyOverrunOff: f.latency_overrun_permille = 0; f.latency_overrun_ms = 0; break;
+        case Simplify::UserIdle: c.user_last_input_ms = -10'000; break;
+        case Simplify::AppNeverSteals: c.apps[e.a].steals_foreground_after_ms.reset(); break;
+        case Simplify::AppLatencyZero: c.apps[e.a].latency_ms_min = 0; c.apps[e.a].latency_ms_max = 0; break;
+        case Simplify::AppLatencyFixed: c.apps[e.a].latency_ms_min = c.apps[e.a].latency_ms_max; break;
+        case Simplify::StepTextHalved: c.steps[e.a].text.resize(c.steps[e.a].text.size() / 2); break;
+        case Simplify::StepIndependent: c.steps[e.a].depends_on.reset(); break;
+        case Simplify::ControlReadable: c.windows[e.a].controls[e.b].readability = sim::Readability::Readable; break;
+        case Simplify::ControlEmpty:
+            c.windows[e.a].controls[e.b].value.clear();
+            c.windows[e.a].controls[e.b].selection = {};
+            break;
+    }
+    return c;
 }
 
 // All one-step-smaller candidates, biggest cuts first.
-std::vector<Scenario> candidates(const Scenario& s) {
-    std::vector<Scenario> out;
-    const auto push = [&](Candidate c) {
-        if (c) out.push_back(std::move(*c));
-    };
-    for (std::size_t i = s.steps.size(); i-- > 0;) push(without_step(s, i));
-    for (std::size_t i = s.events.size(); i-- > 0;) push(without_event(s, i));
-    for (std::size_t i = s.windows.size(); i-- > 0;) push(without_window(s, i));
+std::vector<Edit> candidates(const Scenario& s) {
+    std::vector<Edit> out;
+    for (std::size_t i = s.steps.size(); i-- > 0;) out.push_back(Edit{Edit::Kind::DropStep, i});
+    for (std::size_t i = s.events.size(); i-- > 0;) out.push_back(Edit{Edit::Kind::DropEvent, i});
+    for (std::size_t i = s.windows.size(); i-- > 0;) out.push_back(Edit{Edit::Kind::DropWindow, i});
     for (std::size_t w = 0; w < s.windows.size(); ++w) {
-        for (std::size_t c = s.windows[w].controls.size(); c-- > 0;) push(without_control(s, w, c));
+        for (std::size_t c = s.windows[w].controls.size(); c-- > 0;) out.push_back(Edit{Edit::Kind::DropControl, w, c});
     }
-    for (std::size_t i = s.monitors.size(); i-- > 0;) push(without_monitor(s, i));
-    for (auto& c : simplifications(s)) out.push_back(std::move(c));
+    for (std::size_t i = s.monitors.size(); i-- > 0;) out.push_back(Edit{Edit::Kind::DropMonitor, i});
+    simplifications(s, out);
     return out;
+}
+
+Candidate built(const Scenario& s, const Edit& e) {
+    switch (e.kind) {
+        case Edit::Kind::DropStep: return without_step(s, e.a);
+        case Edit::Kind::DropEvent: return without_event(s, e.a);
+        case Edit::Kind::DropWindow: return without_window(s, e.a);
+        case Edit::Kind::DropControl: return without_control(s, e.a, e.b);
+        case Edit::Kind::DropMonitor: return without_monitor(s, e.a);
+        case Edit::Kind::Simplify: return simplified(s, e);
+    }
+    return std::nullopt;
 }
 
 }  // namespace
 
 ShrinkResult shrink_scenario(const sim::Scenario& failing, const StillFails& still_fails, std::uint32_t attempts_max) {
+    ShrinkOptions options;
+    options.attempts_max = attempts_max;
+    return shrink_scenario(failing, still_fails, options);
+}
+
+ShrinkResult shrink_scenario(const sim::Scenario& failing, const StillFails& still_fails, const ShrinkOptions& options) {
     ShrinkResult r;
     r.scenario = failing;
     bool progress = true;
-    while (progress && r.attempts < attempts_max) {
+    while (progress && r.attempts < options.attempts_max) {
         progress = false;
-        for (auto& c : candidates(r.scenario)) {
-            if (r.attempts >= attempts_max) break;
-            if (sim::validate(c).has_value()) continue;  // never a half-built desktop
+        for (const Edit& edit : candidates(r.scenario)) {
+            if (r.attempts >= options.attempts_max) break;
+            if (options.stop && options.stop()) {
+                r.stopped = true;
+                return r;
+            }
+            Candidate c = built(r.scenario, edit);
+            if (!c || sim::validate(*c).has_value()) continue;  // never a half-built desktop
             ++r.attempts;
-            if (!still_fails(c)) continue;
-            r.scenario = std::move(c);
-            ++r.accepted;
-            progress = true;
-            break;  // restart from the smaller scenario
+            const bool fails = still_fails(*c);
+            if (fails) {
+                r.scenario = std::move(*c);
+                ++r.accepted;
+                progress = true;
+            }
+            if (options.progress) options.progress(r);
+            if (fails) break;  // restart from the smaller scenario
         }
     }
+    r.attempts_exhausted = r.attempts >= options.attempts_max;
     return r;
 }
 

@@ -20,13 +20,28 @@ inline constexpr std::uint32_t shrink_attempts_max = 4000;
 using StillFails = std::function<bool(const sim::Scenario&)>;
 
 struct ShrinkResult {
-    sim::Scenario scenario;
+    sim::Scenario scenario;      // always a failing scenario: the input, or a candidate that failed
     std::uint32_t attempts = 0;  // candidates tried
     std::uint32_t accepted = 0;  // candidates that still failed and were kept
+    bool stopped = false;             // ShrinkOptions::stop said so: the result so far
+    bool attempts_exhausted = false;  // attempts_max reached: smaller candidates may be left untried
 };
 
+struct ShrinkOptions {
+    // The limit is a count of attempts, never the clock: the same input shrinks to the same result.
+    std::uint32_t attempts_max = shrink_attempts_max;
+    // Called after every attempt with the result so far; must not affect the shrink.
+    std::function<void(const ShrinkResult&)> progress;
+    // Asked before every attempt: true stops with the result so far (an interruption, or a
+    // wall-clock limit the user asked for).
+    std::function<bool()> stop;
+};
+
+// Candidates are tried in a fixed order (steps, events, windows, controls, monitors, then
+// simplifications); the first that still fails is kept and the search restarts from it.
 ShrinkResult shrink_scenario(const sim::Scenario& failing, const StillFails& still_fails,
                              std::uint32_t attempts_max = shrink_attempts_max);
+ShrinkResult shrink_scenario(const sim::Scenario& failing, const StillFails& still_fails, const ShrinkOptions& options);
 
 // The usual predicate: running the scenario under `options` still violates `property` (and
 // only the checks are consulted, so the scenario must also stay valid).

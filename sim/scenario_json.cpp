@@ -43,6 +43,8 @@ constexpr std::array<std::string_view, 12> mutation_table{
     "unreadable_as_empty", "retry_unknown_once", "no_give_back_on_failure", "restore_over_another_window",
     "ignore_window_binding", "click_without_hit_test", "inverted_dpi", "restored_despite_refusal",
     "phantom_readback", "not_done_despite_effect", "unknown_instead_of_absent", "no_user_wait"};
+// A counterexample header's "outcome": what a replay is expected to find ("" when unsaid).
+constexpr std::array<std::string_view, 3> outcome_table{"", "violated", "holds"};
 
 static_assert(control_kind_table.size() == static_cast<std::size_t>(ControlKind::Group) + 1);
 static_assert(readability_table.size() == static_cast<std::size_t>(Readability::Intermittent) + 1);
@@ -262,6 +264,23 @@ struct MutationName {
     }
 };
 
+// A header's "outcome": one of outcome_table.
+struct OutcomeName {
+    void operator()(Errors& errors, const Json& value, const std::string& path, std::string& out) const {
+        if (!value.is_string()) {
+            errors.fail(path, "expected an outcome string, got " + describe(value));
+            return;
+        }
+        const auto& text = value.get_ref<const std::string&>();
+        if (!contains(outcome_table, text)) {
+            errors.fail(path, "unknown outcome " + message_literal(text) +
+                                  " (expected \"violated\", \"holds\", or \"\" when unsaid)");
+            return;
+        }
+        out = text;
+    }
+};
+
 template <class Read>
 struct Nullable {
     Read read;
@@ -375,6 +394,7 @@ constexpr OneOf read_step_kind{step_kind_table, "step kind"};
 constexpr OneOf read_rule_set{rule_set_table, "rule set"};
 constexpr OneOf read_role{role_table, "role"};
 constexpr Nullable<MutationName> read_nullable_mutation{MutationName{}};
+constexpr OutcomeName read_outcome{};
 
 // ---------------------------------------------------------------------------------------------
 // Object readers.
@@ -506,7 +526,7 @@ void read_counterexample(Errors& errors, const Json& value, const std::string& p
     f.required("seed", out.seed, read_u64);
     f.required("summary", out.summary, read_text);
     f.optional("step", out.step, read_nullable_step_index);
-    f.optional("outcome", out.expected_outcome, read_text);
+    f.optional("outcome", out.expected_outcome, read_outcome);
     f.optional("mutation", out.mutation, read_nullable_mutation);
 }
 
@@ -562,6 +582,11 @@ std::optional<DecodeError> check_text_bounds(std::string_view text) {
     if (text.size() > scenario_text_bytes_max) {
         return DecodeError{"/", "input is " + std::to_string(text.size()) + " bytes, more than the limit of " +
                                     std::to_string(scenario_text_bytes_max)};
+    }
+    // nlohmann/json takes a NUL byte for the end of the input and ignores what follows it; no JSON
+    // text holds one (inside a string it must be escaped), so it is refused here.
+    if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
+        return DecodeError{"/", "a NUL byte at byte " + std::to_string(nul + 1) + " (not JSON text)"};
     }
     // Jumps from one character that matters to the next (find_first_of) instead of branching on
     // every byte: this scan sees every input of fuzz_scenario_json.
@@ -873,6 +898,15 @@ std::variant<ScenarioDocument, DecodeError> decode_document(const nlohmann::json
         if (errors.error()) return *errors.error();
         if (auto invalid = validate(decoded.scenario)) {
             return DecodeError{invalid->path.empty() ? "/" : invalid->path, invalid->reason};
+        }
+        // The canonical text of what is accepted must be accepted again: a compact document under
+        // the limit may spell out to more (every field written, indented), and is refused here.
+        const std::size_t canonical_bytes = encode_document_text(decoded).size();
+        if (canonical_bytes > scenario_text_bytes_max) {
+            return DecodeError{"/", "its canonical form (every field written, indented) is " +
+                                        std::to_string(canonical_bytes) + " bytes, more than the limit of " +
+                                        std::to_string(scenario_text_bytes_max) +
+                                        ": fewer controls or events, or shorter strings"};
         }
         return decoded;
     } catch (const std::exception& e) {

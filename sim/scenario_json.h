@@ -27,7 +27,9 @@
 
 namespace deskcheck::sim {
 
-// Bounds the decoder enforces on the text before parsing it.
+// Bounds the decoder enforces on the text before parsing it. The same byte limit holds for the
+// canonical text of every document it accepts (checked after decoding), so that what the encoder
+// writes of an accepted document is always accepted again.
 inline constexpr std::size_t scenario_text_bytes_max = 1 << 20;  // 1 MiB
 inline constexpr std::size_t scenario_nesting_max = 64;          // the format itself needs 6
 // The events array holds user events and app/hostile events; validate() bounds each group.

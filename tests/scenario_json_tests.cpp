@@ -281,7 +281,7 @@ Scenario minimal_scenario() {
 
 CounterexampleHeader full_header() {
     return CounterexampleHeader{"no_resend_after_unknown", "current", 42, "a save whose outcome was unknown was sent twice",
-                                3, "violation", deskcheck::Mutation::RetryUnknownOnce};
+                                3, "violated", deskcheck::Mutation::RetryUnknownOnce};
 }
 
 Scenario generated(std::uint64_t seed, const GenerateOptions& options = {}) {
@@ -503,6 +503,17 @@ BOOST_AUTO_TEST_CASE(S1_input_bounds_are_checked_before_parsing) {
     Scenario s = full_scenario();
     s.windows[0].title = std::string(200, '[') + "\"{" + std::string(100, '{');
     check_round_trip(s);
+}
+
+// nlohmann/json stops at a NUL byte: a valid document followed by NUL and garbage was accepted.
+BOOST_AUTO_TEST_CASE(S1_a_nul_byte_anywhere_is_refused) {
+    const std::string text = encode_document_text({full_scenario(), full_header()});
+    const auto after = error_of(decode_document(text + std::string(1, '\0') + "garbage"));
+    BOOST_TEST_REQUIRE(after.has_value());
+    BOOST_TEST(after->message() == "/: a NUL byte at byte " + std::to_string(text.size() + 1) + " (not JSON text)");
+    std::string inside = text;
+    inside[inside.find("\"seed\"") + 2] = '\0';
+    BOOST_TEST(error_of(decode_document(inside)).has_value());
 }
 
 // Truncations and byte substitutions of a real file: every one ends as a value, never a throw.
@@ -833,4 +844,119 @@ BOOST_AUTO_TEST_CASE(S7_generator_options_switch_off_faults_user_and_hostile_eve
     BOOST_TEST(c.scenarios_with_faults == 0u);
     BOOST_TEST(c.events.empty());
     for (std::uint64_t seed = 1; seed <= 100; ++seed) BOOST_TEST(generated(seed, {4, 6, 8, false, false, false}).hidden.empty());
+}
+
+// --- the canonical text of an accepted document is accepted again (issue 15, item 6) ---
+
+namespace {
+
+// A desktop with every array at its limit: 4 monitors, 16 windows of 64 controls, 16 apps, 64 user
+// and 32 other events, 32 steps; every control's value, name and automation id `text_bytes` long.
+Scenario maximum_size_scenario(std::size_t text_bytes) {
+    Scenario s;
+    s.seed = 0xffff'ffff'ffff'ffffULL;
+    for (std::uint32_t m = 0; m < monitors_max; ++m) {
+        const std::int32_t left = static_cast<std::int32_t>(m) * 2000;
+        s.monitors.push_back(Monitor{m + 1, Rect{left, 0, left + 1920, 1080}, 96, m == 0});
+    }
+    const std::string text(text_bytes, 'x');
+    ElementId next_control = 1;
+    for (std::uint32_t w = 0; w < windows_max; ++w) {
+        Window win;
+        win.id = w + 1;
+        win.pid = 100 + w;
+        win.bounds = Rect{0, 0, 1600, 1000};
+        win.title = text;
+        for (std::size_t c = 0; c < controls_per_window_max; ++c) {
+            Control ctl;
+            ctl.id = next_control++;
+            ctl.kind = ControlKind::Edit;
+            ctl.role = "Edit";
+            ctl.automation_id = text;
+            ctl.name = text;
+            ctl.value = text;
+            const auto row = static_cast<std::int32_t>(c);
+            ctl.bounds = Rect{10, 10 + row * 15, 1500, 20 + row * 15};
+            win.controls.push_back(std::move(ctl));
+        }
+        s.windows.push_back(std::move(win));
+        App app;
+        app.pid = 100 + w;
+        app.name = "app" + std::to_string(w);
+        s.apps.push_back(app);
+    }
+    s.foreground = 1;
+    for (std::size_t e = 0; e < user_events_max; ++e) {
+        Event ev;
+        ev.at_ms = static_cast<TimeMs>(100 * e);
+        ev.kind = EventKind::UserTypes;
+        ev.text = text;
+        s.events.push_back(ev);
+    }
+    for (std::size_t e = 0; e < app_events_max; ++e) {
+        Event ev;
+        ev.at_ms = static_cast<TimeMs>(100 * e);
+        ev.kind = EventKind::WindowToFront;
+        ev.window = static_cast<WindowId>(1 + e % windows_max);
+        s.events.push_back(ev);
+    }
+    for (std::size_t i = 0; i < steps_max; ++i) {
+        Step st;
+        st.kind = StepKind::Type;
+        st.window = 1;
+        st.control = static_cast<ElementId>(1 + i);
+        st.text = text;
+        s.steps.push_back(st);
+    }
+    return s;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(S1_the_canonical_text_of_every_accepted_document_is_accepted_again) {
+    // Compact texts (no white space) of maximum-size desktops with longer and longer strings: the
+    // decoder either accepts one -- and then its canonical text decodes to the same document -- or
+    // refuses it for the size of its canonical form. Before issue 15 a 720 KB compact document was
+    // accepted whose 1.32 MB canonical form its own decoder refused.
+    std::size_t accepted = 0;
+    std::size_t refused_for_canonical_size = 0;
+    std::size_t largest_accepted_compact = 0;
+    for (std::size_t text_bytes : {0, 16, 24, 32, 48, 64, 96, 128, 160, 200}) {
+        const Scenario s = maximum_size_scenario(text_bytes);
+        const auto invalid = validate(s);
+        BOOST_TEST_REQUIRE(!invalid.has_value(), "the maximum-size scenario is valid: " << (invalid ? invalid->reason : ""));
+        const std::string compact = encode_scenario(s).dump();
+        if (compact.size() > scenario_text_bytes_max) continue;
+        const auto decoded = decode_document(compact);
+        if (const auto* e = std::get_if<DecodeError>(&decoded)) {
+            BOOST_TEST(e->path == "/");
+            BOOST_TEST(e->reason.find("canonical form") != std::string::npos, e->message());
+            ++refused_for_canonical_size;
+            continue;
+        }
+        ++accepted;
+        largest_accepted_compact = std::max(largest_accepted_compact, compact.size());
+        const std::string canonical = encode_document_text(std::get<ScenarioDocument>(decoded));
+        BOOST_TEST(canonical.size() <= scenario_text_bytes_max);
+        const auto again = decode_document(canonical);
+        const auto* error = std::get_if<DecodeError>(&again);
+        BOOST_TEST_REQUIRE(!error, "the canonical text of an accepted document decodes: " << (error ? error->message() : ""));
+        BOOST_TEST(encode_document_text(std::get<ScenarioDocument>(again)) == canonical);
+    }
+    BOOST_TEST(accepted >= 2u);                    // maximum-size desktops do fit...
+    BOOST_TEST(refused_for_canonical_size >= 1u);  // ...until their canonical form would not
+    BOOST_TEST(largest_accepted_compact > 500'000u);
+}
+
+BOOST_AUTO_TEST_CASE(S1_a_maximum_size_scenario_round_trips) {
+    // The largest strings with which the maximum-size desktop still fits: encode, decode, encode.
+    const Scenario s = maximum_size_scenario(48);
+    const std::string canonical = encode_scenario_text(s);
+    BOOST_TEST_REQUIRE(canonical.size() <= scenario_text_bytes_max);
+    BOOST_TEST(canonical.size() > scenario_text_bytes_max * 3 / 4);
+    const auto decoded = decode_scenario(canonical);
+    const auto* error = std::get_if<DecodeError>(&decoded);
+    BOOST_TEST_REQUIRE(!error, (error ? error->message() : ""));
+    BOOST_TEST(first_difference(std::get<Scenario>(decoded), s).empty());
+    BOOST_TEST(encode_scenario_text(std::get<Scenario>(decoded)) == canonical);
 }

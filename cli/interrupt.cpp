@@ -1,0 +1,49 @@
+#include "cli/interrupt.h"
+
+#include <csignal>
+
+#include "cli/files.h"
+
+namespace deskcheck::cli {
+
+namespace {
+
+// The only state a signal handler may touch (C++ [support.signal]): written there, read elsewhere.
+volatile std::sig_atomic_t first_signal = 0;
+volatile std::sig_atomic_t signal_count = 0;
+
+extern "C" void record_signal(int signal) {
+    if (first_signal == 0) first_signal = signal;
+    signal_count = signal_count + 1;  // both signals are blocked while this runs: no lost update
+}
+
+}  // namespace
+
+void install_interrupt_handlers() {
+    struct sigaction action {};
+    action.sa_handler = record_signal;
+    sigemptyset(&action.sa_mask);
+    sigaddset(&action.sa_mask, SIGINT);
+    sigaddset(&action.sa_mask, SIGTERM);
+    action.sa_flags = SA_RESTART;
+    sigaction(SIGINT, &action, nullptr);
+    sigaction(SIGTERM, &action, nullptr);
+}
+
+int interrupted_by() { return first_signal; }
+bool interrupted() { return first_signal != 0; }
+int signals_received() { return signal_count; }
+
+int exit_code_for(int signal) {
+    if (signal == SIGTERM) return exit_interrupted_sigterm;
+    if (signal == SIGINT) return exit_interrupted_sigint;
+    return 128 + signal;
+}
+
+std::string signal_name(int signal) {
+    if (signal == SIGINT) return "SIGINT";
+    if (signal == SIGTERM) return "SIGTERM";
+    return "signal " + std::to_string(signal);
+}
+
+}  // namespace deskcheck::cli
