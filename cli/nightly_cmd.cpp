@@ -469,7 +469,7 @@ void keep_crash(const Settings& s, const std::string& target, const fs::path& cr
     const fs::path log = s.work / target / "fuzz.log";
     if (scenario_target && interrupted()) {
         out.findings.push_back({target + " " + kind, "", "libFuzzer " + kind + " kept, not converted (interrupted): convert it with "
-                                "deskcheck convert " + file.string(), file.string(), "deskcheck convert " + file.string(), false});
+                                "deskcheck convert " + file.string(), file.string(), "deskcheck convert " + file.string(), false, ""});
         progress(target + ": " + kind + " kept as " + file.string());
         return;
     }

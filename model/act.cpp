@@ -96,6 +96,27 @@ bool confirms(const Snapshot& earlier, const Snapshot& later) {
            confirms(earlier.selected, later.selected) && confirms(earlier.dirty, later.dirty);
 }
 
+// Which fields a snapshot could read (each readable field as `true`, the values left out).
+Snapshot strip_values(const Snapshot& s) {
+    Snapshot out;
+    if (s.value) out.value = std::string();
+    if (s.selection) out.selection = Selection{};
+    if (s.toggled) out.toggled = true;
+    if (s.expanded) out.expanded = true;
+    if (s.selected) out.selected = true;
+    if (s.dirty) out.dirty = true;
+    return out;
+}
+
+void remember_readable(Snapshot& seen, const Snapshot& poll) {
+    if (poll.value) seen.value = poll.value;
+    if (poll.selection) seen.selection = poll.selection;
+    if (poll.toggled) seen.toggled = poll.toggled;
+    if (poll.expanded) seen.expanded = poll.expanded;
+    if (poll.selected) seen.selected = poll.selected;
+    if (poll.dirty) seen.dirty = poll.dirty;
+}
+
 }  // namespace
 
 void Tool::quiesce(WindowId w) {
@@ -108,13 +129,14 @@ void Tool::quiesce(WindowId w) {
 
 Snapshot Tool::settle(WindowId w, ElementId e, const ActionFacts& facts, const Snapshot& before, bool& settled,
                       TimeMs& waited) {
-    // D-3: poll until the app's declared latency bound has passed and two consecutive reads agree,
+    // D-3: poll until the app's declared latency bound has passed and the polls since agree,
     // at most settle_ms_max. A Confirmed state ends the wait early. Without a declared bound the
     // state is never called settled, so `current` never says Absent on it.
     const TimeMs t0 = desktop_.now_ms();
     const auto bound = desktop_.declared_latency_ms(w);
     const Mutation m = config_.mutation;
     Snapshot current = read_state(desktop_, w, e, facts.kind, facts.click_state, m);
+    Snapshot seen = current;  // the newest readable value of every field any poll could read
     bool stable = false;
     settled = false;
     for (std::size_t i = 0; i < settle_polls_max; ++i) {
@@ -129,7 +151,11 @@ Snapshot Tool::settle(WindowId w, ElementId e, const ActionFacts& facts, const S
         }
         desktop_.wait_ms(config_.settle_poll_ms);
         Snapshot next = read_state(desktop_, w, e, facts.kind, facts.click_state, m);
-        stable = confirms(current, next);
+        // Before the bound the state may still change (the effect landing): the first poll after it
+        // needs only to read every field some poll could read; later ones must confirm it.
+        const bool first_after_bound = bound && elapsed < *bound;
+        stable = first_after_bound ? confirms(strip_values(seen), strip_values(next)) : confirms(current, next);
+        remember_readable(seen, next);
         current = std::move(next);
     }
     waited = desktop_.now_ms() - t0;

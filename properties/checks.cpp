@@ -352,11 +352,16 @@ std::optional<TimeMs> watch_end_ms(const RunResult& run, const Segment& seg) {
         }
     }
     // A borrow or its give-back starts a watch; taking back an app's grab does not start a new one.
-    for (std::size_t k = seg.changes_begin; k < seg.changes_end && k < truth.foreground_changes.size(); ++k) {
-        const auto& c = truth.foreground_changes[k];
-        const auto& prev = truth.foreground_changes[k > 0 ? k - 1 : k];
-        const bool answers_a_grab = k > 0 && prev.by != "tool" && c.from == prev.to && c.to == prev.from;
-        if (c.by == "tool" && !answers_a_grab) last = std::max(last.value_or(0), c.at_ms);
+    const auto& changes = truth.foreground_changes;
+    for (std::size_t k = seg.changes_begin; k < seg.changes_end && k < changes.size(); ++k) {
+        const auto& c = changes[k];
+        if (c.by != "tool") continue;
+        // Taking the front back to where it was before a run of moves by others (an app's grab,
+        // then perhaps another window) answers them; it starts no watch of its own.
+        std::size_t first = k;
+        while (first > seg.changes_begin && changes[first - 1].by != "tool") --first;
+        const bool answers_a_grab = first < k && c.to == changes[first].from;
+        if (!answers_a_grab) last = std::max(last.value_or(0), c.at_ms);
     }
     if (!last) return std::nullopt;  // the tool touched nothing: nothing of its doing to watch for
     return *last + run.config.app_watch_ms;

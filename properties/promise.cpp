@@ -49,7 +49,9 @@ std::optional<sim::EffectKind> promised_effect(const sim::Scenario& s, const sim
 std::vector<std::string_view> deciding_fields(sim::EffectKind promised) {
     using sim::EffectKind;
     switch (promised) {
-        case EffectKind::ValueChanged: return {"value"};
+        // Typing: the value, and the selection it replaces (D-2 "set to X": the splice into the
+        // selection read before; the caret after the text shows the typing landed).
+        case EffectKind::ValueChanged: return {"value", "selection"};
         case EffectKind::SelectionChanged: return {"value", "selection"};
         case EffectKind::Toggled: return {"toggled"};
         case EffectKind::Expanded: return {"expanded"};

@@ -288,7 +288,8 @@ BOOST_AUTO_TEST_CASE(S6_page_of_a_32_step_scenario_stays_under_1_MB) {
 BOOST_AUTO_TEST_CASE(S6_replay_html_to_an_unwritable_path_fails_naming_it) {
     const char* bin = std::getenv("DESKCHECK_BIN");
     BOOST_TEST_REQUIRE(bin != nullptr, "DESKCHECK_BIN is set by tests/CMakeLists.txt");
-    const std::string out = "/nonexistent-deskcheck-dir/page.html";
+    // A folder that cannot exist: its parent is a regular file.
+    const std::string out = "corpus/regressions/d1-current-same-desktop-holds.json/page.html";
     const std::string cmd = std::string(bin) + " replay corpus/regressions/d1-current-same-desktop-holds.json --html " + out + " 2>&1 >/dev/null";
     FILE* p = popen(cmd.c_str(), "r");
     BOOST_TEST_REQUIRE(p != nullptr);
