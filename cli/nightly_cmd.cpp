@@ -668,6 +668,9 @@ void print_campaign(const Settings& s, const Summary& out, std::ostream& o) {
     for (const auto& p : out.campaign.properties) {
         o << "  " << std::left << std::setw(30) << p.name << std::right << std::setw(8) << p.cases << std::setw(8)
           << p.holds << std::setw(10) << p.violated << std::setw(11) << p.cannot_judge << "\n";
+        for (const auto& [debt, n] : p.known_debts) {
+            o << "      known debt x" << n << ": " << debt << " of the published rules (not a finding)\n";
+        }
     }
     o << "  verdicts:";
     for (const auto& [k, v] : out.campaign.verdicts) {
