@@ -217,8 +217,6 @@ std::string dump_json(const nlohmann::json& j, int indent) {
     return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-namespace {
-
 // The length of the valid UTF-8 character at text[i] (1..4), or 0 when the bytes there are not one.
 std::size_t utf8_length(std::string_view text, std::size_t i) {
     const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
@@ -242,7 +240,6 @@ std::size_t utf8_length(std::string_view text, std::size_t i) {
     return n;
 }
 
-}  // namespace
 
 std::string printable(std::string_view text, std::size_t bytes_max) {
     constexpr std::string_view hex = "0123456789abcdef";

@@ -55,6 +55,10 @@ std::optional<FileError> write_new_file(const std::filesystem::path& file, std::
 std::string dump_json(const nlohmann::ordered_json& j, int indent = 2);
 std::string dump_json(const nlohmann::json& j, int indent = 2);
 
+// The length of the valid UTF-8 character at text[i] (1..4), or 0 when the bytes there are not one
+// (a stray continuation byte, an overlong form, a surrogate, beyond U+10FFFF, cut short).
+std::size_t utf8_length(std::string_view text, std::size_t i);
+
 // Text for one line of a terminal, always valid UTF-8: control bytes (NUL, ESC, CR, LF, ...) and
 // bytes that are not UTF-8 as \xNN, and at most
 // `bytes_max` bytes of the input (then "... (N bytes)").

@@ -9,6 +9,7 @@
 #include <map>
 #include <sstream>
 
+#include "cli/files.h"
 #include "cli/html_timeline.h"
 #include "cli/report.h"
 #include "sim/trace.h"
@@ -18,31 +19,6 @@ namespace deskcheck::cli::html {
 // ---- text ------------------------------------------------------------------------------------------
 
 namespace {
-
-// The length of the valid UTF-8 sequence starting at text[i], or 0 when the byte there starts none
-// (stray continuation, overlong form, surrogate, beyond U+10FFFF, truncated).
-std::size_t utf8_sequence(std::string_view text, std::size_t i) {
-    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-    const unsigned char b0 = byte(i);
-    if (b0 < 0x80) return 1;
-    std::size_t n = 0;
-    unsigned char lo = 0x80;
-    unsigned char hi = 0xBF;
-    if (b0 >= 0xC2 && b0 <= 0xDF) n = 2;
-    else if (b0 == 0xE0) n = 3, lo = 0xA0;
-    else if (b0 == 0xED) n = 3, hi = 0x9F;
-    else if (b0 >= 0xE1 && b0 <= 0xEF) n = 3;
-    else if (b0 == 0xF0) n = 4, lo = 0x90;
-    else if (b0 == 0xF4) n = 4, hi = 0x8F;
-    else if (b0 >= 0xF1 && b0 <= 0xF3) n = 4;
-    else return 0;
-    if (i + n > text.size()) return 0;
-    if (byte(i + 1) < lo || byte(i + 1) > hi) return 0;
-    for (std::size_t k = 2; k < n; ++k) {
-        if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
-    }
-    return n;
-}
 
 constexpr std::string_view replacement_character = "\xEF\xBF\xBD";  // U+FFFD
 
@@ -73,7 +49,7 @@ std::string valid_utf8(std::string_view text) {
     std::string out;
     out.reserve(text.size());
     for (std::size_t i = 0; i < text.size();) {
-        const std::size_t n = utf8_sequence(text, i);
+        const std::size_t n = utf8_length(text, i);
         if (n == 0) {
             out += replacement_character;
             ++i;
@@ -89,7 +65,7 @@ std::string escape_html(std::string_view text) {
     std::string out;
     out.reserve(text.size() + text.size() / 8);
     for (std::size_t i = 0; i < text.size();) {
-        const std::size_t n = utf8_sequence(text, i);
+        const std::size_t n = utf8_length(text, i);
         if (n == 0) {
             out += replacement_character;
             ++i;
@@ -109,7 +85,7 @@ std::string truncated(std::string_view text, std::size_t max_chars) {
     std::size_t chars = 0;
     for (std::size_t i = 0; i < valid.size();) {
         if (chars == max_chars) return valid.substr(0, i) + "…";
-        i += std::max<std::size_t>(1, utf8_sequence(valid, i));
+        i += std::max<std::size_t>(1, utf8_length(valid, i));
         ++chars;
     }
     return valid;
