@@ -25,8 +25,8 @@ constexpr const char* convert_help =
     "  shrinks it keeping the violated property, writes it into DIR (default: corpus/regressions of\n"
     "  this checkout) under a fresh name with its timeline page next to it (FILE.html, see\n"
     "  deskcheck replay --html), and prints `deskcheck replay FILE`.\n"
-    "  A crash that violates no property (a sanitizer finding, or fuzz_verdict / fuzz_locator\n"
-    "  input) replays with the fuzz binary itself: build/fuzz/fuzz/<target> CRASH.\n"
+    "  A crash that violates no property (a sanitizer finding, or a fuzz_verdict / fuzz_locator /\n"
+    "  fuzz_observation input) replays with the fuzz binary itself: build/fuzz/fuzz/<target> CRASH.\n"
     "exit: 0 every file converted, 1 some file violates no property today (nothing written for it),\n"
     "      2 bad usage or an unreadable / undecodable file\n";
 

@@ -6,7 +6,7 @@
 // corpus/regressions/, a sample of runs replayed twice (S-1), and a summary.
 // Exit codes by class (libFuzzer's own are 1, 70-72, 77, none reused):
 //   0 clean, 2 bad usage, 3 a property violation found, 4 a fuzz crash that is not a property
-//   violation (sanitizer, timeout, fuzz_verdict / fuzz_locator invariant), 5 infrastructure error.
+//   violation (sanitizer, timeout, fuzz_verdict / fuzz_locator / fuzz_observation invariant), 5 infrastructure error.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -62,7 +62,13 @@ struct TargetShare {
     std::uint32_t pct;
 };
 constexpr TargetShare target_shares[] = {
-    {"fuzz_batch", 30}, {"fuzz_scenario_json", 15}, {"fuzz_verdict", 15}, {"fuzz_locator", 15}};
+    {"fuzz_batch", 30}, {"fuzz_scenario_json", 15}, {"fuzz_verdict", 10}, {"fuzz_locator", 10}, {"fuzz_observation", 10}};
+constexpr std::uint32_t shares_total_pct() {
+    std::uint32_t total = campaign_share_pct;
+    for (const auto& t : target_shares) total += t.pct;
+    return total;
+}
+static_assert(shares_total_pct() == 100, "the campaign and the fuzz targets share the whole budget");
 
 // Verdicts and coverage tags a campaign should reach (a kind never reached is a warning, STYLE 10).
 constexpr const char* expected_verdicts[] = {"Confirmed", "Absent", "Unknown"};
@@ -76,8 +82,8 @@ constexpr const char* nightly_help =
     "usage: deskcheck nightly [--minutes M] [--jobs N] [--json] [--rules published|current] [--out DIR]\n"
     "                         [--seed S] [--fuzz-build DIR]\n"
     "  The main CI job: a property campaign (25% of the budget) and each fuzz target under libFuzzer\n"
-    "  (fuzz_batch 30%, the others 15% each), new inputs merged into corpus/<target>/, every crash\n"
-    "  converted into a shrunk counterexample in DIR (default corpus/regressions) with its timeline\n"
+    "  (fuzz_batch 30%, fuzz_scenario_json 15%, fuzz_verdict, fuzz_locator, fuzz_observation 10% each),\n"
+    "  new inputs merged into corpus/<target>/, every crash converted into a shrunk counterexample in DIR (default corpus/regressions) with its timeline\n"
     "  page next to it (FILE.html, see deskcheck replay --html), a sample of runs replayed twice (S-1),\n"
     "  and a summary (text, or --json) listing each finding's replay command and page. Progress goes\n"
     "  to stderr.\n"
