@@ -17,7 +17,7 @@ struct Command {
 };
 
 constexpr Command commands[] = {
-    {"rules", "rules [--rules published|current] [--json]   print a rule set's verdict table", deskcheck::cli::cmd_rules},
+    {"rules", "rules [--rules published|current] [--json]   print a rule set's verdict table (--observation: the ten observation rules)", deskcheck::cli::cmd_rules},
     {"run", "run [--seed S] [--cases N] [--rules R] [--property P] [--json]   a property campaign over generated desktops", deskcheck::cli::cmd_run},
     {"replay", "replay FILE... [--json] [--html OUT.html] replay scenario files: timeline (text, or an HTML page), evidence, judgement", deskcheck::cli::cmd_replay},
     {"shrink", "shrink FILE --property P [--out F] [--max-attempts N]   shrink a scenario keeping property P violated", deskcheck::cli::cmd_shrink},
@@ -25,6 +25,7 @@ constexpr Command commands[] = {
     {"convert", "convert CRASH [--out DIR] [--json]       a fuzz_batch crash -> a shrunk counterexample JSON", deskcheck::cli::cmd_convert},
     {"bench", "bench [--json] [--repeats N]             scenarios/s, verdicts/s, where the time goes", deskcheck::cli::cmd_bench},
     {"diff-rules", "diff-rules A B [--json]                   situations whose verdict differs between two rule sets", deskcheck::cli::cmd_diff_rules},
+    {"judge-snapshot", "judge-snapshot FILE|- [--json]            judge an observation snapshot (JSON) by the ten observation rules", deskcheck::cli::cmd_judge_snapshot},
 };
 
 void print_usage(std::ostream& out) {

@@ -12,8 +12,8 @@
 // summary so far is printed marked "interrupted".
 // Exit codes by class (libFuzzer's own are 1, 70-72, 77, none reused):
 //   0 clean, 2 bad usage, 3 a property violation found, 4 a fuzz crash that is not a property
-//   violation (sanitizer, timeout, fuzz_verdict / fuzz_locator invariant), 5 infrastructure error,
-//   6 another nightly runs in this checkout, 130 / 143 interrupted by SIGINT / SIGTERM.
+//   violation (sanitizer, timeout, fuzz_verdict / fuzz_locator / fuzz_observation invariant), 5 infrastructure
+//   error, 6 another nightly runs in this checkout, 130 / 143 interrupted by SIGINT / SIGTERM.
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -87,8 +87,15 @@ struct TargetShare {
 };
 constexpr TargetShare target_shares[] = {{"fuzz_batch", 30, 1'500},
                                          {"fuzz_scenario_json", 15, 2'200},
-                                         {"fuzz_verdict", 15, 40'000},
-                                         {"fuzz_locator", 15, 13'000}};
+                                         {"fuzz_verdict", 10, 40'000},
+                                         {"fuzz_locator", 10, 13'000},
+                                         {"fuzz_observation", 10, 19'000}};
+constexpr std::uint32_t shares_total_pct() {
+    std::uint32_t total = campaign_share_pct;
+    for (const auto& t : target_shares) total += t.pct;
+    return total;
+}
+static_assert(shares_total_pct() == 100, "the campaign and the fuzz targets share the whole budget");
 
 // Verdicts and coverage tags a campaign should reach (a kind never reached is a warning, STYLE 10).
 constexpr const char* expected_verdicts[] = {"Confirmed", "Absent", "Unknown"};
@@ -102,8 +109,8 @@ constexpr const char* nightly_help =
     "usage: deskcheck nightly [--minutes M] [--jobs N] [--json] [--rules published|current] [--out DIR]\n"
     "                         [--seed S] [--fuzz-build DIR] [--no-fuzz] [--campaign-cases N] [--wait]\n"
     "  The main CI job: a property campaign (25% of the budget) and each fuzz target under libFuzzer\n"
-    "  (fuzz_batch 30%, the others 15% each), new inputs merged into corpus/<target>/, every crash\n"
-    "  converted into a shrunk counterexample in DIR (default corpus/regressions) with its timeline\n"
+    "  (fuzz_batch 30%, fuzz_scenario_json 15%, fuzz_verdict, fuzz_locator, fuzz_observation 10% each),\n"
+    "  new inputs merged into corpus/<target>/, every crash converted into a shrunk counterexample in DIR (default corpus/regressions) with its timeline\n"
     "  page next to it (FILE.html, see deskcheck replay --html), a sample of runs replayed twice (S-1),\n"
     "  and a summary (text, or --json) listing each finding's replay command and page. Progress goes\n"
     "  to stderr.\n"

@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "cli/situations.h"
 #include "model/evidence.h"
+#include "model/observation.h"
 #include "model/verdict.h"
 
 namespace deskcheck::cli {
@@ -73,17 +74,56 @@ void print_rules_text(const RuleSet& rules, std::ostream& out) {
            "  when none holds the verdict is Unknown (V-1).\n";
 }
 
+nlohmann::ordered_json observation_rules_json() {
+    nlohmann::ordered_json j;
+    j["name"] = "observation";
+    j["summary"] = "judging an observation snapshot (seed 004): the first row whose condition holds decides";
+    j["snapshot_fields"] = nlohmann::ordered_json::array();
+    for (const auto f : snapshot_field_names()) j["snapshot_fields"].push_back(f);
+    j["rules"] = nlohmann::ordered_json::array();
+    for (const ObservationRule& r : observation_rules()) {
+        j["rules"].push_back({{"order", r.order}, {"id", r.reason}, {"condition", r.condition},
+                              {"outcome", to_string(r.outcome)}, {"does_not_mean", r.does_not_mean}, {"spec", r.spec}});
+    }
+    return j;
+}
+
+void print_observation_rules_text(std::ostream& out) {
+    out << "observation rules (seed 004, O-1..O-3): judging a snapshot of (action, contract, snapshot, previous?)\n"
+           "  no clock: freshness is decided by the caller and passed in\n\n";
+    out << std::left << "  " << std::setw(4) << "#" << std::setw(44) << "RULE" << std::setw(16) << "OUTCOME"
+        << std::setw(13) << "SPEC" << "CONDITION\n";
+    for (const ObservationRule& r : observation_rules()) {
+        out << "  " << std::setw(4) << static_cast<int>(r.order) << std::setw(44) << r.reason << std::setw(16)
+            << to_string(r.outcome) << std::setw(13) << r.spec << r.condition << "\n"
+            << "  " << std::setw(77) << "" << "does not mean: " << r.does_not_mean << "\n";
+    }
+    out << "\n  rows are tried in order; the first whose condition holds decides; the last always holds.\n"
+           "  observed is not accepted (O-3); blocked, needs_evidence and not_observed never lead to a re-send (B-2).\n";
+}
+
 }  // namespace
 
 int cmd_rules(const Argv& argv) {
-    Args args("rules", argv, {"--json", "--help"}, {"--rules"});
+    Args args("rules", argv, {"--json", "--help", "--observation"}, {"--rules"});
     if (!args.ok()) return usage_error("rules", args.error());
     if (args.flag("--help")) {
         std::cout << "usage: deskcheck rules [--rules published|current] [--json]\n"
-                     "prints the verdict rule table of one rule set (both when --rules is not given)\n";
+                     "       deskcheck rules --observation [--json]\n"
+                     "prints the verdict rule table of one rule set (both when --rules is not given),\n"
+                     "or with --observation the ten ordered rules that judge an observation snapshot (O-1)\n";
         return exit_ok;
     }
     if (!args.positional().empty()) return usage_error("rules", "unexpected argument '" + args.positional().front() + "'");
+    if (args.flag("--observation")) {
+        if (args.option("--rules")) return usage_error("rules", "--observation takes no --rules: there is one observation rule table");
+        if (args.flag("--json")) {
+            std::cout << nlohmann::ordered_json{{"observation_rules", observation_rules_json()}}.dump(2) << "\n";
+        } else {
+            print_observation_rules_text(std::cout);
+        }
+        return exit_ok;
+    }
     std::vector<const RuleSet*> sets;
     if (const auto name = args.option("--rules")) {
         const RuleSet* r = find_rules(*name);

@@ -1,7 +1,7 @@
 // fuzz_seed_writer TARGET DIR COUNT: writes COUNT candidate seed inputs for TARGET into DIR,
 // deterministically (our PRNG, fixed seeds). fuzz/make_seeds.sh runs it and keeps, with libFuzzer's
 // -merge=1, the candidates that add coverage; the kept files are committed under corpus/<target>/.
-//   fuzz_batch, fuzz_verdict, fuzz_locator: random byte strings of varied lengths (fuzz_batch keeps
+//   fuzz_batch, fuzz_verdict, fuzz_locator, fuzz_observation: random byte strings of varied lengths (fuzz_batch keeps
 //     only those that decode to a valid scenario);
 //   fuzz_scenario_json: generated scenarios in the canonical JSON format (readable).
 #include <charconv>
@@ -54,6 +54,7 @@ std::string candidate(std::string_view target, std::uint32_t i) {
     sim::Prng rng(0xdecc'0000ULL + i);
     if (target == "fuzz_verdict") return random_bytes(rng, 4, 64);
     if (target == "fuzz_locator") return random_bytes(rng, 8, 128);
+    if (target == "fuzz_observation") return random_bytes(rng, 8, 96);
     if (target == "fuzz_batch") return random_bytes(rng, 32, 512);
     sim::GenerateOptions options;
     options.windows_max = static_cast<std::uint32_t>(rng.between(1, 4));

@@ -73,9 +73,12 @@ WriteReport write_once(Tool& tool, const WriteSpec& spec) {
     const TimeMs sent_at = tool.desktop().now_ms();
     rep.act = tool.act(spec.action);  // the only time the write is sent
     if (rep.act.error) {
-        // Delivered or not? An error before delivery is a clean not_done; after, unknown.
-        rep.outcome = rep.act.evidence.delivered ? WriteOutcome::Unknown : WriteOutcome::NotDone;
+        // Delivered or not? An error before delivery is a clean not_done; after, or a throw, unknown (W-5).
+        rep.outcome = attempt_outcome(rep.act);
         rep.checks_ran.push_back({"write.delivered", rep.act.evidence.delivered});
+        if (rep.act.error->kind == ErrorKind::Exception) {
+            rep.checks_not_run.push_back({"write.delivered", "the delivery threw: it may have reached the app (W-5)"});
+        }
         rep.escalate = rep.outcome == WriteOutcome::Unknown;
         return rep;
     }
@@ -93,10 +96,31 @@ WriteReport write_once(Tool& tool, const WriteSpec& spec) {
     return rep;
 }
 
+WriteOutcome attempt_outcome(const ToolResult& result) {
+    if (result.error) {
+        if (result.error->kind == ErrorKind::Exception) return WriteOutcome::Unknown;  // W-5
+        return result.evidence.delivered ? WriteOutcome::Unknown : WriteOutcome::NotDone;
+    }
+    if (!result.verdict) return WriteOutcome::Unknown;
+    switch (*result.verdict) {
+        case Verdict::Confirmed: return WriteOutcome::Done;
+        case Verdict::Absent: return WriteOutcome::NotDone;
+        case Verdict::Unknown: return WriteOutcome::Unknown;
+    }
+    return WriteOutcome::Unknown;
+}
+
+bool may_retry_write(WriteOutcome outcome, bool has_idempotency_key) {
+    switch (outcome) {
+        case WriteOutcome::Done: return false;
+        case WriteOutcome::NotDone: return true;
+        case WriteOutcome::Unknown: return has_idempotency_key;  // W-2
+    }
+    return false;
+}
+
 bool may_retry(const WriteReport& report, const WriteSpec& spec) {
-    if (report.outcome == WriteOutcome::Done) return false;
-    if (report.outcome == WriteOutcome::NotDone) return true;
-    return spec.idempotent || spec.idempotency_key.has_value();  // W-2
+    return may_retry_write(report.outcome, spec.idempotent || spec.idempotency_key.has_value());
 }
 
 }  // namespace deskcheck

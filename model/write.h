@@ -49,10 +49,24 @@ WriteOutcome classify_write(const std::optional<std::string>& before, const std:
                             const std::string& expect_text, bool settled, std::vector<Check>& ran,
                             std::vector<SkippedCheck>& not_run);
 
+// ---- the one reconciliation rule (W-1, W-2, W-5), shared by write_once and the campaign's agent --
+//
+// What one attempt of an action says about its effect, from the tool's answer alone:
+//   Confirmed -> done; Absent -> not_done; Unknown -> unknown;
+//   an error before anything was delivered (refused, not found, occluded, bad request) -> not_done;
+//   an error once the input was delivered -> unknown;
+//   W-5, a delivery that throws -> unknown, delivered or not: the throw may come after the input
+//   reached the app, so the exception is no evidence that nothing happened.
+WriteOutcome attempt_outcome(const ToolResult& result);
+// W-2: retry only on a not_done, or on an unknown when an idempotency key makes the repeat
+// harmless; never on done. The only retry rule: may_retry and the agent both call it.
+bool may_retry_write(WriteOutcome outcome, bool has_idempotency_key);
+
 // Runs the write once and reconciles by reading (W-4). Never sends the write twice.
 WriteReport write_once(Tool& tool, const WriteSpec& spec);
 
-// W-2: may an agent retry this write? Only on a confirmed not_done, or with an idempotency key.
+// W-2: may an agent retry this write? may_retry_write on the reconciled outcome; an idempotent write
+// counts as one with a key.
 bool may_retry(const WriteReport& report, const WriteSpec& spec);
 
 }  // namespace deskcheck

@@ -1,5 +1,7 @@
 #include "properties/run.h"
 
+#include "model/write.h"
+
 #include <cassert>
 #include <map>
 
@@ -137,13 +139,19 @@ Request request_of(const sim::Step& step, std::size_t index, const RefMaps& refs
     return r;
 }
 
-// W-2: a not_done the agent may act on: Absent, or an error before anything was delivered.
+// Whether this agent sends the same request again: not after a ref, window or request error (it
+// would have to re-snapshot first), nor after an error once something was delivered or a delivery
+// that threw (it leaves those to a person, key or not).
+bool retry_could_help(const ToolResult& r) {
+    if (!r.error) return true;
+    if (r.evidence.delivered) return false;
+    return r.error->kind == ErrorKind::DeliveryFailed || r.error->kind == ErrorKind::ForegroundRefused;
+}
+
+// W-2: the agent retries when the one retry rule of model/write.h allows it (a not_done, or an
+// unknown with an idempotency key) and a retry can help.
 bool agent_may_retry(const StepReport& s, const sim::Step& step) {
-    if (s.result.verdict == Verdict::Absent) return true;
-    if (s.result.error && !s.result.evidence.delivered) {
-        return s.result.error->kind == ErrorKind::DeliveryFailed || s.result.error->kind == ErrorKind::ForegroundRefused;
-    }
-    return s.result.verdict == Verdict::Unknown && step.idempotency_key.has_value();
+    return may_retry_write(attempt_outcome(s.result), step.idempotency_key.has_value()) && retry_could_help(s.result);
 }
 
 class Runner {

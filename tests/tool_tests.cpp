@@ -567,3 +567,33 @@ BOOST_AUTO_TEST_CASE(D3_published_says_absent_on_typing_the_ground_truth_shows_l
         }
     }
 }
+
+// ---- W-5: the open questions, each decided and pinned ------------------------------------------
+
+BOOST_AUTO_TEST_CASE(W5_a_write_whose_delivery_throws_is_unknown_escalated_and_not_retried) {
+    sim::Sim desk_sim(comment_desk("current"));
+    ThrowOnStep throwing(desk_sim, 0);
+    Tool tool(throwing, current_rules());
+    WriteSpec spec = post_spec(tool);
+    spec.action.step = 0;
+    const WriteReport report = write_once(tool, spec);
+    BOOST_REQUIRE(report.act.error.has_value());
+    BOOST_TEST(to_string(report.act.error->kind) == "exception");
+    BOOST_TEST(to_string(report.outcome) == "unknown");  // the throw may come after the input arrived
+    BOOST_TEST(report.escalate);
+    BOOST_TEST(!may_retry(report, spec));
+    spec.idempotency_key = "post-1";
+    BOOST_TEST(may_retry(report, spec));  // W-2: with a key the repeat is harmless
+}
+
+BOOST_AUTO_TEST_CASE(W5_a_delayed_update_one_read_misses_is_reconciled_not_called_not_done) {
+    // The comment shows 1500 ms after the click: the first read misses it, the reconciling read
+    // (W-4) sees it. `current` never calls the first miss not_done (D-3).
+    sim::Sim desk_sim(comment_desk("current"));
+    Tool tool(desk_sim, current_rules());
+    const WriteSpec spec = post_spec(tool);
+    const WriteReport report = write_once(tool, spec);
+    BOOST_TEST(report.reconciled_by_reading);
+    BOOST_TEST(to_string(report.outcome) == "done");
+    BOOST_TEST(desk_sim.truth().attempts.size() == 1u);
+}

@@ -1,0 +1,164 @@
+// deskcheck judge-snapshot FILE|- [--json]: the observation rules (O-1) for a harness in any
+// language. Reads {action, contract, snapshot, previous} as JSON (the seed's camelCase names) and
+// prints the judgement. Bad input: one line "PATH: REASON" (a JSON pointer) and exit 2.
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+#include <string>
+
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "model/observation.h"
+
+namespace deskcheck::cli {
+namespace {
+
+using Json = nlohmann::json;
+constexpr std::size_t input_bytes_max = 1 << 20;
+constexpr std::size_t list_length_max = 256;
+
+struct BadInput {
+    std::string path;
+    std::string reason;
+};
+
+void only_keys(const Json& j, const std::string& path, std::initializer_list<std::string_view> keys) {
+    if (!j.is_object()) throw BadInput{path.empty() ? "/" : path, "expected an object"};
+    for (const auto& [key, value] : j.items()) {
+        bool known = false;
+        for (auto k : keys) known = known || k == key;
+        if (!known) throw BadInput{path + "/" + key, "unknown field"};
+    }
+}
+
+std::string string_at(const Json& j, const std::string& path, const char* key) {
+    if (!j.contains(key)) throw BadInput{path + "/" + key, "required field missing"};
+    if (!j.at(key).is_string()) throw BadInput{path + "/" + key, "expected a string"};
+    return j.at(key).get<std::string>();
+}
+
+std::vector<std::string> strings_at(const Json& j, const std::string& path, const char* key) {
+    const std::string p = path + "/" + key;
+    if (!j.contains(key)) throw BadInput{p, "required field missing"};
+    const Json& a = j.at(key);
+    if (!a.is_array()) throw BadInput{p, "expected an array of strings"};
+    if (a.size() > list_length_max) throw BadInput{p, "more than " + std::to_string(list_length_max) + " entries"};
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        if (!a[i].is_string()) throw BadInput{p + "/" + std::to_string(i), "expected a string"};
+        out.push_back(a[i].get<std::string>());
+    }
+    return out;
+}
+
+// A snapshot: every field optional; null or absent means "not carried".
+ObservationSnapshot snapshot_from(const Json& j, const std::string& path) {
+    if (!j.is_object()) throw BadInput{path, "expected an object"};
+    ObservationSnapshot s;
+    for (const auto& [key, value] : j.items()) {
+        auto* field = snapshot_field(s, key);
+        if (field == nullptr) throw BadInput{path + "/" + key, "unknown field"};
+        if (value.is_null()) continue;
+        if (!value.is_string()) throw BadInput{path + "/" + key, "expected a string or null"};
+        *field = value.get<std::string>();
+    }
+    return s;
+}
+
+struct Input {
+    ObservedAction action;
+    ObservationContract contract;
+    ObservationSnapshot snapshot;
+    std::optional<ObservationSnapshot> previous;
+};
+
+Input input_from(const Json& j) {
+    only_keys(j, "", {"action", "contract", "snapshot", "previous"});
+    Input in;
+    for (const char* key : {"action", "contract", "snapshot"}) {
+        if (!j.contains(key)) throw BadInput{std::string("/") + key, "required field missing"};
+    }
+    const Json& a = j.at("action");
+    only_keys(a, "/action", {"correlationId", "target", "expectedState"});
+    in.action = {string_at(a, "/action", "correlationId"), string_at(a, "/action", "target"),
+                 string_at(a, "/action", "expectedState")};
+    const Json& c = j.at("contract");
+    only_keys(c, "/contract", {"version", "requiredFields", "knownStates"});
+    in.contract = {string_at(c, "/contract", "version"), strings_at(c, "/contract", "requiredFields"),
+                   strings_at(c, "/contract", "knownStates")};
+    in.snapshot = snapshot_from(j.at("snapshot"), "/snapshot");
+    if (j.contains("previous") && !j.at("previous").is_null()) in.previous = snapshot_from(j.at("previous"), "/previous");
+    return in;
+}
+
+std::optional<std::string> read_all(const std::string& name, std::string& error) {
+    std::ostringstream buf;
+    if (name == "-") {
+        buf << std::cin.rdbuf();
+    } else {
+        std::ifstream f(name, std::ios::binary);
+        if (!f) {
+            error = "cannot read " + name;
+            return std::nullopt;
+        }
+        buf << f.rdbuf();
+    }
+    std::string text = buf.str();
+    if (text.size() > input_bytes_max) {
+        error = name + ": input over 1 MiB";
+        return std::nullopt;
+    }
+    return text;
+}
+
+}  // namespace
+
+int cmd_judge_snapshot(const Argv& argv) {
+    Args args("judge-snapshot", argv, {"--json", "--help"}, {});
+    if (!args.ok()) return usage_error("judge-snapshot", args.error());
+    if (args.flag("--help")) {
+        std::cout << "usage: deskcheck judge-snapshot FILE|- [--json]\n"
+                     "judges one observation snapshot by the ten rules of `deskcheck rules --observation` (O-1).\n"
+                     "input: {\"action\": {correlationId, target, expectedState},\n"
+                     "        \"contract\": {version, requiredFields: [..], knownStates: [..]},\n"
+                     "        \"snapshot\": {observedAt, source, correlationId, target, state, evidenceStatus,\n"
+                     "                     freshness, fingerprint, effectStatus  (each a string, or null/absent)},\n"
+                     "        \"previous\": a snapshot, or null/absent}\n"
+                     "exit: 0 judged (whatever the outcome), 2 bad usage or bad input (PATH: REASON)\n";
+        return exit_ok;
+    }
+    if (args.positional().size() != 1) return usage_error("judge-snapshot", "expects one FILE, or - for stdin");
+    std::string error;
+    const auto text = read_all(args.positional()[0], error);
+    if (!text) return usage_error("judge-snapshot", error);
+    Input in;
+    try {
+        in = input_from(Json::parse(*text));
+    } catch (const Json::parse_error& e) {
+        return usage_error("judge-snapshot", "/: not JSON (" + std::string(e.what()) + ")");
+    } catch (const BadInput& e) {
+        return usage_error("judge-snapshot", e.path + ": " + e.reason);
+    }
+    const auto j = assess_observation_snapshot(
+        {in.action, in.contract, in.snapshot, in.previous ? &*in.previous : nullptr});
+    if (args.flag("--json")) {
+        nlohmann::ordered_json out{{"outcome", to_string(j.outcome)}, {"reason", j.reason}, {"rule", j.order},
+                                   {"spec", j.spec}, {"missing_fields", j.missing_fields},
+                                   {"rules_passed", j.rules_passed}};
+        std::cout << out.dump(2) << "\n";
+        return exit_ok;
+    }
+    std::cout << to_string(j.outcome) << " / " << j.reason << " (rule " << static_cast<int>(j.order) << ", " << j.spec << ")\n";
+    if (!j.missing_fields.empty()) {
+        std::cout << "  missing:";
+        for (const auto& f : j.missing_fields) std::cout << " " << f;
+        std::cout << "\n";
+    }
+    std::cout << "  observed is not accepted (O-3): nothing here says the task is done\n";
+    return exit_ok;
+}
+
+}  // namespace deskcheck::cli
