@@ -25,6 +25,7 @@ constexpr Command commands[] = {
     {"convert", "convert CRASH [--out DIR] [--json]       a fuzz_batch crash -> a shrunk counterexample JSON", deskcheck::cli::cmd_convert},
     {"bench", "bench [--json] [--repeats N]             scenarios/s, verdicts/s, where the time goes", deskcheck::cli::cmd_bench},
     {"diff-rules", "diff-rules A B [--json]                   situations whose verdict differs between two rule sets", deskcheck::cli::cmd_diff_rules},
+    {"mutate-rules", "mutate-rules [--rules R] [--cases N] [--seed S] [--json]   which verdict rows do the checks protect? (mutation testing)", deskcheck::cli::cmd_mutate_rules},
 };
 
 void print_usage(std::ostream& out) {

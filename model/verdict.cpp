@@ -346,7 +346,7 @@ std::int64_t length_ignoring_trailing_newlines(std::string_view value) {
 
 Verdict verdict_of(const RuleSet& rules, const Situation& situation) {
     for (const Rule& row : rules.rules) {
-        if (row.kind == situation.action.kind && row.holds(situation)) return row.verdict;
+        if (row.kind == situation.action.kind && condition_holds(row, situation)) return row.verdict;
     }
     return Verdict::Unknown;
 }
@@ -361,7 +361,7 @@ Judgement judge(const RuleSet& rules, const Situation& situation) {
     }
     for (const Rule& row : rules.rules) {
         if (row.kind != situation.action.kind) continue;
-        const bool holds = row.holds(situation);
+        const bool holds = condition_holds(row, situation);
         j.checks_ran.push_back({std::string(row.id), holds});
         if (!holds) continue;
         j.verdict = row.verdict;
