@@ -2,6 +2,7 @@
 // For every row of a rule set, every mutation of it runs the campaign on the mutated set; the table
 // says which the properties kill, which survive, and which are equivalent on the diff-rules
 // catalogue (cli/situations.h).
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <iomanip>
@@ -9,6 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
+#include <thread>
+#include <mutex>
 
 #include "cli/args.h"
 #include "cli/commands.h"
@@ -26,6 +29,7 @@ namespace fs = std::filesystem;
 // A full run of both shipped sets stays well under two minutes on a 2-core machine (README).
 constexpr std::uint64_t mutate_cases_default = 1000;
 constexpr std::uint64_t mutate_cases_max = 1'000'000;
+constexpr std::uint64_t mutate_jobs_max = 64;
 
 enum class Outcome { Killed, Survived, Equivalent };
 
@@ -73,6 +77,7 @@ struct Settings {
     props::CampaignOptions campaign;
     fs::path out = "build/mutate-rules";
     bool json = false;
+    std::uint32_t jobs = 1;
 };
 
 std::string file_stem(const std::string& id) {
@@ -97,11 +102,32 @@ void write_kill(MutantReport& m, const RuleSet& rules, const fs::path& out) {
     m.replay = "deskcheck replay " + m.file + " --rule-mutation " + m.id;
 }
 
+int readable_count(const Snapshot& s) {
+    return int{s.value.has_value()} + int{s.selection.has_value()} + int{s.toggled.has_value()} +
+           int{s.expanded.has_value()} + int{s.selected.has_value()};
+}
+
+// The situation to show for a surviving mutant: of those where it decides differently, the most
+// ordinary one — settled, with the most readings readable (the first of equals).
+std::optional<std::size_t> telling_difference(const RuleSet& a, const RuleSet& b, std::span<const Situation> situations) {
+    std::optional<std::size_t> best;
+    int best_rank = -1;
+    for (std::size_t i : props::differences(a, b, situations)) {
+        const Situation& s = situations[i];
+        const int rank = (s.timing.settled ? 100 : 0) + readable_count(s.before) + readable_count(s.after);
+        if (rank > best_rank) {
+            best = i;
+            best_rank = rank;
+        }
+    }
+    return best;
+}
+
 // One mutant: equivalent on the catalogue, else the campaign until its first kill.
 void judge_mutant(MutantReport& m, const RuleSet& rules, std::span<const Situation> situations,
                   props::OriginalViolations& original, const Settings& s) {
     const props::MutatedRules mutant(rules, m.mutation);
-    m.situation = props::first_difference(rules, mutant.rules(), situations);
+    m.situation = telling_difference(rules, mutant.rules(), situations);
     if (!m.situation) {
         m.outcome = Outcome::Equivalent;
         return;
@@ -114,9 +140,29 @@ void judge_mutant(MutantReport& m, const RuleSet& rules, std::span<const Situati
 void progress_line(const SetReport& r, std::size_t i, std::size_t selected, std::size_t done) {
     const MutantReport& m = r.mutants[i];
     std::cerr << "  [" << done << "/" << selected << "] " << m.id << ": " << outcome_name(m.outcome);
-    if (m.same_as) std::cerr << " (same set as " << r.mutants[*m.same_as].id << ")";
-    if (m.kill && !m.same_as) std::cerr << " by " << m.kill->property << " after " << m.kill->cases << " cases";
+    if (m.kill) std::cerr << " by " << m.kill->property << " after " << m.kill->cases << " cases";
     std::cerr << "\n";
+}
+
+// Runs the distinct mutants in `work` on `jobs` threads. Each thread keeps its own cache of the
+// original's violations; a mutant's report is written by the one thread that judged it.
+void judge_all(SetReport& r, const std::vector<std::size_t>& work, std::span<const Situation> situations,
+               const Settings& s, std::size_t selected_count) {
+    std::atomic<std::size_t> next{0};
+    std::mutex progress;
+    std::size_t done = 0;
+    const auto worker = [&] {
+        props::OriginalViolations original(*r.rules, s.campaign);
+        for (std::size_t k = next++; k < work.size(); k = next++) {
+            judge_mutant(r.mutants[work[k]], *r.rules, situations, original, s);
+            const std::lock_guard<std::mutex> lock(progress);
+            progress_line(r, work[k], selected_count, ++done);
+        }
+    };
+    std::vector<std::thread> threads;
+    for (std::uint32_t t = 1; t < s.jobs; ++t) threads.emplace_back(worker);
+    worker();
+    for (auto& t : threads) t.join();
 }
 
 SetReport mutate_set(const RuleSet& rules, std::span<const Situation> situations, const Settings& s) {
@@ -124,38 +170,37 @@ SetReport mutate_set(const RuleSet& rules, std::span<const Situation> situations
     SetReport r;
     r.rules = &rules;
     const auto mutations = props::enumerate_mutations(rules);
-    props::OriginalViolations original(rules, s.campaign);
-    std::vector<bool> selected(mutations.size(), true);
     std::size_t count = 0;
     for (std::size_t i = 0; i < mutations.size(); ++i) {
         MutantReport m;
         m.mutation = mutations[i];
         m.id = props::mutation_id(rules, mutations[i]);
-        selected[i] = !s.row || rules.rules[mutations[i].row].id == *s.row;
-        m.selected = selected[i];
-        count += selected[i] ? 1 : 0;
+        m.selected = !s.row || rules.rules[mutations[i].row].id == *s.row;
+        count += m.selected ? 1 : 0;
         r.mutants.push_back(std::move(m));
     }
-    std::cerr << "deskcheck mutate-rules: " << rules.name << ": " << count << " mutations of " << rules.rules.size()
-              << " rows, seed " << s.campaign.seed << ", up to " << s.campaign.cases << " cases each\n";
-    std::size_t done = 0;
+    std::vector<std::size_t> work;
     for (std::size_t i = 0; i < mutations.size(); ++i) {
-        if (!selected[i]) continue;
-        MutantReport& m = r.mutants[i];
+        if (!r.mutants[i].selected) continue;
         const auto twin = props::duplicate_of(rules, mutations, i);
-        if (twin && selected[*twin]) {
-            const MutantReport& first = r.mutants[*twin];
+        if (twin && r.mutants[*twin].selected) r.mutants[i].same_as = *twin;
+        else work.push_back(i);
+    }
+    std::cerr << "deskcheck mutate-rules: " << rules.name << ": " << count << " mutations of " << rules.rules.size()
+              << " rows (" << work.size() << " distinct), seed " << s.campaign.seed << ", up to " << s.campaign.cases
+              << " cases each, " << s.jobs << (s.jobs == 1 ? " job\n" : " jobs\n");
+    judge_all(r, work, situations, s, count);
+    for (auto& m : r.mutants) {
+        if (!m.selected) continue;
+        if (m.same_as) {
+            const MutantReport& first = r.mutants[*m.same_as];
             m.outcome = first.outcome;
             m.kill = first.kill;
             m.file = first.file;
+            m.replay = first.replay;
             m.situation = first.situation;
-            m.replay = first.file.empty() ? "" : "deskcheck replay " + first.file + " --rule-mutation " + first.id;
-            m.same_as = *twin;
-        } else {
-            judge_mutant(m, rules, situations, original, s);
+            continue;
         }
-        progress_line(r, i, count, ++done);
-        if (m.same_as) continue;
         ++r.distinct;
         if (m.outcome == Outcome::Killed) ++r.killed;
         if (m.outcome == Outcome::Survived) ++r.survived;
@@ -288,6 +333,8 @@ std::optional<Settings> parse(Args& args) {
     }
     const auto seed = args.number("--seed");
     const auto cases = args.number("--cases");
+    const auto jobs = args.number("--jobs");
+    if (jobs && (*jobs == 0 || *jobs > mutate_jobs_max)) args.fail("--jobs must lie in 1.." + std::to_string(mutate_jobs_max));
     if (cases && (*cases == 0 || *cases > mutate_cases_max)) args.fail("--cases must lie in 1.." + std::to_string(mutate_cases_max));
     s.row = args.option("--row");
     if (args.ok() && s.row) {
@@ -305,11 +352,13 @@ std::optional<Settings> parse(Args& args) {
     s.campaign.agent_retries = true;
     s.out = args.option("--out").value_or("build/mutate-rules");
     s.json = args.flag("--json");
+    s.jobs = static_cast<std::uint32_t>(jobs.value_or(1));
     return s;
 }
 
 constexpr std::string_view help_text =
-    "usage: deskcheck mutate-rules [--rules R] [--cases N] [--seed S] [--row ROW] [--out DIR] [--no-shrink] [--json]\n"
+    "usage: deskcheck mutate-rules [--rules R] [--cases N] [--seed S] [--row ROW] [--out DIR] [--no-shrink]\n"
+    "                             [--jobs N] [--json]\n"
     "mutation testing of the verdict rules: for every row of the rule set (both sets when --rules is not\n"
     "given), every mutation of it -- its verdict replaced by each other verdict, the row removed, moved one\n"
     "place earlier / later among the rows of its action kind, its condition negated -- is judged on the\n"
@@ -318,13 +367,14 @@ constexpr std::string_view help_text =
     "the unmutated set does not show on the same case (so published's known debts D-1..D-3 never kill).\n"
     "Each kill's shrunk counterexample goes to DIR (default build/mutate-rules/), replayed with\n"
     "  deskcheck replay FILE --rule-mutation ID\n"
-    "--row ROW: only that row's mutations. Progress on stderr.\n"
+    "--row ROW: only that row's mutations. --jobs N: mutants on N threads (default 1; the result is the\n"
+    "same). Progress on stderr.\n"
     "exit: 0 every non-equivalent mutation is killed, 1 a mutation survived, 2 bad usage\n";
 
 }  // namespace
 
 int cmd_mutate_rules(const Argv& argv) {
-    Args args("mutate-rules", argv, {"--json", "--help", "--no-shrink"}, {"--rules", "--cases", "--seed", "--row", "--out"});
+    Args args("mutate-rules", argv, {"--json", "--help", "--no-shrink"}, {"--rules", "--cases", "--seed", "--row", "--out", "--jobs"});
     if (args.flag("--help")) {
         std::cout << help_text;
         return exit_ok;

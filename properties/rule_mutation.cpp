@@ -192,6 +192,14 @@ std::optional<std::size_t> first_difference(const RuleSet& a, const RuleSet& b, 
     return std::nullopt;
 }
 
+std::vector<std::size_t> differences(const RuleSet& a, const RuleSet& b, std::span<const Situation> situations) {
+    std::vector<std::size_t> out;
+    for (std::size_t i = 0; i < situations.size(); ++i) {
+        if (verdict_of(a, situations[i]) != verdict_of(b, situations[i])) out.push_back(i);
+    }
+    return out;
+}
+
 OriginalViolations::OriginalViolations(const RuleSet& original, const CampaignOptions& options)
     : original_(original), options_(options) {}
 

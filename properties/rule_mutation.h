@@ -80,6 +80,9 @@ private:
 // nullopt: they judge all of them alike (an equivalent mutant, as far as the situations show).
 std::optional<std::size_t> first_difference(const RuleSet& a, const RuleSet& b, std::span<const Situation> situations);
 
+// Every situation (indices into `situations`) where the two sets give different verdicts.
+std::vector<std::size_t> differences(const RuleSet& a, const RuleSet& b, std::span<const Situation> situations);
+
 // What the original set violates on each case of a campaign (per case index: property names),
 // computed when first asked. A mutant is killed only by a violation the original does not show on
 // the same case: under `published` the known debts D-1..D-3 are violations of the original too.
