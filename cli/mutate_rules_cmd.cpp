@@ -27,7 +27,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // A full run of both shipped sets stays well under two minutes on a 2-core machine (README).
-constexpr std::uint64_t mutate_cases_default = 1000;
+constexpr std::uint64_t mutate_cases_default = 20000;
 constexpr std::uint64_t mutate_cases_max = 1'000'000;
 constexpr std::uint64_t mutate_jobs_max = 64;
 
@@ -363,7 +363,7 @@ constexpr std::string_view help_text =
     "given), every mutation of it -- its verdict replaced by each other verdict, the row removed, moved one\n"
     "place earlier / later among the rows of its action kind, its condition negated -- is judged on the\n"
     "diff-rules catalogue (no difference: equivalent) and otherwise run through the property campaign\n"
-    "(seed S, up to N cases, default 1000; stopped at the first kill). A mutant is killed by a violation\n"
+    "(seed S, up to N cases, default 20000; stopped at the first kill). A mutant is killed by a violation\n"
     "the unmutated set does not show on the same case (so published's known debts D-1..D-3 never kill).\n"
     "Each kill's shrunk counterexample goes to DIR (default build/mutate-rules/), replayed with\n"
     "  deskcheck replay FILE --rule-mutation ID\n"
