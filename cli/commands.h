@@ -13,5 +13,6 @@ int cmd_run(const Argv& args);
 int cmd_replay(const Argv& args);
 int cmd_shrink(const Argv& args);
 int cmd_judge_snapshot(const Argv& args);
+int cmd_mutate_rules(const Argv& args);
 
 }  // namespace deskcheck::cli

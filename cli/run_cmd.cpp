@@ -14,6 +14,7 @@
 #include "cli/report.h"
 #include "properties/campaign.h"
 #include "properties/checks.h"
+#include "properties/rule_mutation.h"
 #include "properties/shrink.h"
 #include "sim/scenario_json.h"
 
@@ -233,6 +234,7 @@ std::string replay_command(const std::string& file, const Args& args) {
     std::string cmd = "deskcheck replay " + file;
     if (const auto r = args.option("--rules")) cmd += " --rules " + *r;
     if (const auto m = args.option("--mutation")) cmd += " --mutation " + *m;
+    if (const auto m = args.option("--rule-mutation")) cmd += " --rule-mutation " + *m;
     if (args.flag("--no-agent")) cmd += " --no-agent";
     return cmd;
 }
@@ -251,13 +253,16 @@ int write_replay_page(const Replayed& replayed, const Args& args, const std::str
 }  // namespace
 
 int cmd_replay(const Argv& argv) {
-    Args args("replay", argv, {"--json", "--help", "--no-agent"}, {"--rules", "--mutation", "--html"});
+    Args args("replay", argv, {"--json", "--help", "--no-agent"}, {"--rules", "--mutation", "--html", "--rule-mutation"});
     if (args.flag("--help")) {
         std::cout << "usage: deskcheck replay FILE... [--json] [--rules R] [--mutation M] [--no-agent] [--html OUT.html]\n"
+                     "                        [--rule-mutation ID]\n"
                      "replays scenario files and prints the timeline and every property's judgement.\n"
                      "a file whose counterexample header names a mutation is replayed a second time with it\n"
                      "(the recorded bug put back), unless --mutation chooses one. The header's recorded outcome\n"
                      "(violated / holds) is compared when neither --rules nor --mutation is given.\n"
+                     "--rule-mutation ID (as deskcheck mutate-rules prints it, e.g. current:select_all.covers:to-Absent):\n"
+                     "the tool judges with that mutated rule set (the set the ID names, one row changed).\n"
                      "--html OUT.html (one FILE): also writes the timeline as one self-contained HTML page.\n"
                      "exit: 0 every property holds and every recorded outcome reproduced,\n"
                      "      1 a property is violated, or a recorded outcome did NOT reproduce,\n"
@@ -272,6 +277,18 @@ int cmd_replay(const Argv& argv) {
     const auto html = args.option("--html");
     if (args.ok() && html && args.positional().size() != 1) args.fail("--html writes the page of one FILE; give exactly one");
     if (args.ok() && html && html->empty()) args.fail("--html needs a file name");
+    std::optional<props::MutatedRules> rule_mutant;
+    if (const auto id = args.option("--rule-mutation"); id && args.ok()) {
+        const RuleSet* original = props::rules_of_mutation_id(*id);
+        const auto mutation = original != nullptr ? props::parse_mutation(*original, *id) : std::nullopt;
+        if (!mutation) args.fail("unknown rule mutation '" + *id + "' (deskcheck mutate-rules lists them, e.g. current:select_all.covers:to-Absent)");
+        else if (!rules_override.empty() && rules_override != original->name) args.fail("--rules " + rules_override + " contradicts --rule-mutation " + *id);
+        else {
+            rule_mutant.emplace(*original, *mutation);
+            rules_override = std::string(original->name);
+            base.rules = &rule_mutant->rules();
+        }
+    }
     if (!args.ok()) return usage_error("replay", args.error());
     base.agent_retries = !args.flag("--no-agent");
     const bool json = args.flag("--json");
@@ -284,8 +301,13 @@ int cmd_replay(const Argv& argv) {
             worst = std::max(worst, exit_usage);
             continue;
         }
-        if (json) all.push_back(replayed.json);
-        else std::cout << replayed.text;
+        if (json) {
+            all.push_back(replayed.json);
+            if (const auto id = args.option("--rule-mutation")) all.back()["rule_mutation"] = *id;
+        } else {
+            if (const auto id = args.option("--rule-mutation")) std::cout << "rule mutation: " << printable(*id, 200) << " (the tool judges with the mutated set)\n";
+            std::cout << replayed.text;
+        }
         if (replayed.violated || !replayed.matches_header) worst = std::max(worst, exit_violation);
         if (html) worst = std::max(worst, write_replay_page(replayed, args, *html));
     }

@@ -101,6 +101,9 @@ std::optional<bool> click_state(const Snapshot& s, ClickState which) {
 }
 
 // ---- conditions shared by both rule sets -------------------------------------------------------
+// Each condition is false when a reading it needs is unreadable, whatever rows come before it: a
+// row's sentence stands on its own (and `deskcheck mutate-rules` may remove or move the
+// "unreadable" row that comes first in the shipped tables).
 
 bool always(const Situation&) { return true; }
 bool not_settled(const Situation& s) { return !s.timing.settled; }
@@ -109,6 +112,7 @@ bool value_or_selection_unreadable_after(const Situation& s) {
     return !s.after.value.has_value() || !s.after.selection.has_value();
 }
 bool selection_covers_text(const Situation& s) {
+    if (!s.after.value || !s.after.selection) return false;
     const auto& sel = *s.after.selection;
     const auto needed = length_ignoring_trailing_newlines(*s.after.value);
     return sel.start == 0 && sel.length >= needed;
@@ -128,11 +132,11 @@ bool value_or_selection_changed(const Situation& s) {
 // Published V-5: readback contains the text and the value changed (an unreadable before counts
 // as different, as `null != "x"` did in the seed).
 bool contains_text_and_changed(const Situation& s) {
-    return contains(*s.after.value, s.action.text) && s.before.value != s.after.value;
+    return s.after.value.has_value() && contains(*s.after.value, s.action.text) && s.before.value != s.after.value;
 }
 bool value_unchanged(const Situation& s) { return s.before.value == s.after.value; }
 bool contains_segment_and_changed(const Situation& s) {
-    return contains(*s.after.value, first_segment(s.action.text)) && s.before.value != s.after.value;
+    return s.after.value.has_value() && contains(*s.after.value, first_segment(s.action.text)) && s.before.value != s.after.value;
 }
 
 bool click_selected_already(const Situation& s) {
@@ -181,19 +185,19 @@ std::optional<std::string> expected_after_typing(const Situation& s) {
 // applied looks like too: that is no evidence.
 bool value_is_expected(const Situation& s) {
     const auto expected = expected_after_typing(s);
-    if (!expected.has_value() || *s.after.value != *expected) return false;
+    if (!expected.has_value() || s.after.value != expected) return false;
     if (*s.before.value != *s.after.value) return true;
     const auto caret = Selection{s.before.selection->start + static_cast<std::int64_t>(s.action.text.size()), 0};
     return s.after.selection.has_value() && *s.after.selection == caret && *s.before.selection != caret;
 }
 bool text_arrived(const Situation& s) {
-    return s.before.value.has_value() && !contains(*s.before.value, s.action.text) &&
+    return s.before.value.has_value() && s.after.value.has_value() && !contains(*s.before.value, s.action.text) &&
            contains(*s.after.value, s.action.text);
 }
-bool text_present(const Situation& s) { return contains(*s.after.value, s.action.text); }
+bool text_present(const Situation& s) { return s.after.value.has_value() && contains(*s.after.value, s.action.text); }
 bool segment_arrived(const Situation& s) {
     const auto seg = first_segment(s.action.text);
-    return !seg.empty() && s.before.value.has_value() && !contains(*s.before.value, seg) &&
+    return !seg.empty() && s.before.value.has_value() && s.after.value.has_value() && !contains(*s.before.value, seg) &&
            contains(*s.after.value, seg);
 }
 bool item_selected_after(const Situation& s) {
@@ -346,7 +350,7 @@ std::int64_t length_ignoring_trailing_newlines(std::string_view value) {
 
 Verdict verdict_of(const RuleSet& rules, const Situation& situation) {
     for (const Rule& row : rules.rules) {
-        if (row.kind == situation.action.kind && row.holds(situation)) return row.verdict;
+        if (row.kind == situation.action.kind && condition_holds(row, situation)) return row.verdict;
     }
     return Verdict::Unknown;
 }
@@ -361,7 +365,7 @@ Judgement judge(const RuleSet& rules, const Situation& situation) {
     }
     for (const Rule& row : rules.rules) {
         if (row.kind != situation.action.kind) continue;
-        const bool holds = row.holds(situation);
+        const bool holds = condition_holds(row, situation);
         j.checks_ran.push_back({std::string(row.id), holds});
         if (!holds) continue;
         j.verdict = row.verdict;

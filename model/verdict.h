@@ -119,7 +119,15 @@ struct Rule {
     Verdict verdict;
     std::string_view spec;       // SPEC IDs, e.g. "V-3"
     bool (*holds)(const Situation&);
+    // The row tests the opposite of `holds`. Always false in the shipped tables: it exists so that
+    // `deskcheck mutate-rules` (properties/rule_mutation.h) can negate a row's condition as data.
+    bool negated = false;
 };
+
+// Whether the row's condition holds in the situation (its predicate, negated when the row says so).
+inline bool condition_holds(const Rule& row, const Situation& situation) {
+    return row.holds(situation) != row.negated;
+}
 
 // A check recorded in the evidence (P-1, W-3).
 struct Check {
