@@ -212,7 +212,10 @@ Replayed replay_file(const std::string& file, props::RunOptions base, const std:
         return out;
     }
     auto doc = std::get<sim::ScenarioDocument>(std::move(read));
-    const bool tool_as_recorded = rules_override.empty() && base.tool.mutation == Mutation::None;
+    // The header's outcome describes the file's rule set (a rule mutation's file: the mutated set,
+    // named by --rule-mutation) and the tool without a mutation.
+    const bool same_rules = rules_override.empty() || (doc.counterexample && rules_override == doc.counterexample->rules);
+    const bool tool_as_recorded = same_rules && base.tool.mutation == Mutation::None;
     if (!rules_override.empty()) doc.scenario.rules = rules_override;
     if (base.rules == nullptr) base.rules = &props::rules_for(doc.scenario);
     const auto& header = doc.counterexample;

@@ -356,11 +356,12 @@ std::optional<TimeMs> watch_end_ms(const RunResult& run, const Segment& seg) {
     for (std::size_t k = seg.changes_begin; k < seg.changes_end && k < changes.size(); ++k) {
         const auto& c = changes[k];
         if (c.by != "tool") continue;
-        // Taking the front back to where it was before a run of moves by others (an app's grab,
-        // then perhaps another window) answers them; it starts no watch of its own.
-        std::size_t first = k;
-        while (first > seg.changes_begin && changes[first - 1].by != "tool") --first;
-        const bool answers_a_grab = first < k && c.to == changes[first].from;
+        // Taking the front back to where it was before one of a run of moves by others (an app's
+        // grab, another window) answers them; it starts no watch of its own.
+        bool answers_a_grab = false;
+        for (std::size_t j = k; j > seg.changes_begin && changes[j - 1].by != "tool"; --j) {
+            answers_a_grab = answers_a_grab || c.to == changes[j - 1].from;
+        }
         if (!answers_a_grab) last = std::max(last.value_or(0), c.at_ms);
     }
     if (!last) return std::nullopt;  // the tool touched nothing: nothing of its doing to watch for
