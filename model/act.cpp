@@ -524,6 +524,16 @@ BatchReport Tool::batch(std::span<const Request> requests) {
         hold.borrow.reset();
     } else if (hold.returned) {
         out.foreground = *hold.returned;
+    } else if (hold.interfered && !hold.acted.empty() && desktop_.window(hold.owner)) {
+        // F-3 after F-4: someone else took the held front, so there is nothing to give back; but the
+        // batch's deliveries may still pull their windows forward when their effects land (a WPF
+        // app, F-7). Wait for them and watch: such a grab goes back to whoever took the front.
+        if (rules_.settles) {
+            for (const auto& step : out.steps) quiesce(step.request.target);
+        }
+        const ForegroundEvidence fe = watch_after_background_action(desktop_, hold.acted.back(), hold.owner,
+                                                                    detail::guard_config(config_), hold.acted);
+        if (fe.borrowed) out.foreground = fe;
     }
     if (hold.interfered) out.foreground.changed_by = "another-window";  // F-4: reported, not fought
     out.borrows = hold.borrows;
