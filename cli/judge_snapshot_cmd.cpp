@@ -1,6 +1,7 @@
 // deskcheck judge-snapshot FILE|- [--json]: the observation rules (O-1) for a harness in any
 // language. Reads {action, contract, snapshot, previous} as JSON (the seed's camelCase names) and
 // prints the judgement. Bad input: one line "PATH: REASON" (a JSON pointer) and exit 2.
+#include <array>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -10,6 +11,7 @@
 #include <string>
 
 #include "cli/args.h"
+#include "cli/files.h"
 #include "cli/commands.h"
 #include "model/observation.h"
 
@@ -94,24 +96,26 @@ Input input_from(const Json& j) {
     return in;
 }
 
+// The input, read with a bound (never more than the limit + 1 bytes: /dev/zero is refused at once).
 std::optional<std::string> read_all(const std::string& name, std::string& error) {
-    std::ostringstream buf;
     if (name == "-") {
-        buf << std::cin.rdbuf();
-    } else {
-        std::ifstream f(name, std::ios::binary);
-        if (!f) {
-            error = "cannot read " + name;
-            return std::nullopt;
+        std::string text;
+        std::array<char, 4096> chunk{};
+        while (std::cin.read(chunk.data(), chunk.size()) || std::cin.gcount() > 0) {
+            text.append(chunk.data(), static_cast<std::size_t>(std::cin.gcount()));
+            if (text.size() > input_bytes_max) {
+                error = "-: larger than " + std::to_string(input_bytes_max) + " bytes";
+                return std::nullopt;
+            }
         }
-        buf << f.rdbuf();
+        return text;
     }
-    std::string text = buf.str();
-    if (text.size() > input_bytes_max) {
-        error = name + ": input over 1 MiB";
+    auto read = read_input_file(name, input_bytes_max);
+    if (auto* e = std::get_if<FileError>(&read)) {
+        error = printable(e->message);
         return std::nullopt;
     }
-    return text;
+    return std::get<std::string>(std::move(read));
 }
 
 }  // namespace
@@ -138,9 +142,11 @@ int cmd_judge_snapshot(const Argv& argv) {
     try {
         in = input_from(Json::parse(*text));
     } catch (const Json::parse_error& e) {
-        return usage_error("judge-snapshot", "/: not JSON (" + std::string(e.what()) + ")");
+        return usage_error("judge-snapshot", printable("/: not JSON (" + std::string(e.what()) + ")"));
     } catch (const BadInput& e) {
-        return usage_error("judge-snapshot", e.path + ": " + e.reason);
+        return usage_error("judge-snapshot", printable(e.path + ": " + e.reason));
+    } catch (const Json::exception& e) {  // a number out of range, a missing member, ...
+        return usage_error("judge-snapshot", printable("/: not a valid input (" + std::string(e.what()) + ")"));
     }
     const auto j = assess_observation_snapshot(
         {in.action, in.contract, in.snapshot, in.previous ? &*in.previous : nullptr});

@@ -41,9 +41,9 @@ now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 checked=0
 for input in "${inputs[@]}"; do
     name=$(basename "$input")
-    for cmd in "replay" "replay --json" "shrink --property verdict_sound" "convert --out $SCRATCH/ce"; do
+    for cmd in "replay" "replay --json" "shrink --property verdict_sound" "convert --out $SCRATCH/ce" "judge-snapshot"; do
         # An empty input is a crash file libFuzzer can write: convert runs it as fuzz_batch bytes.
-        [ "$name" = a-fifo ] && [ "${cmd%% *}" = convert ] && continue
+        [ "$name" = a-fifo ] && { [ "${cmd%% *}" = convert ] || [ "$cmd" = judge-snapshot ]; } && continue
         began=$(now_ms)
         ( ulimit -v 204800; timeout 10 "$DESKCHECK" $cmd "$input" ) > "$SCRATCH/out" 2> "$SCRATCH/err"
         rc=$?
