@@ -120,6 +120,16 @@ StillFails still_a_finding(const NamedCheck& check, const RunOptions& given) {
 
 }  // namespace
 
+void shrink_counterexample(Counterexample& c, const StillFails& still, const ShrinkOptions& options,
+                           const NamedCheck& check, const RunOptions& ro) {
+    const ShrinkResult sr = shrink_scenario(c.scenario, still, options);
+    c.scenario = sr.scenario;
+    c.shrink_attempts = sr.attempts;
+    const RunResult again = run_scenario(c.scenario, ro);
+    const CheckResult r = run_check(check, c.scenario, again, ro);
+    if (r.violation) c.violation = *r.violation;
+}
+
 CampaignResult run_campaign(const CampaignOptions& o) {
     CampaignResult out;
     out.seed = o.seed;
@@ -181,12 +191,7 @@ CampaignResult run_campaign(const CampaignOptions& o) {
             if (o.shrink) {
                 ShrinkOptions so;
                 so.stop = o.stop;
-                const ShrinkResult sr = shrink_scenario(scenario, still_a_finding(*check, ro), so);
-                c.scenario = sr.scenario;
-                c.shrink_attempts = sr.attempts;
-                const RunResult again = run_scenario(c.scenario, ro);
-                const CheckResult r2 = run_check(*check, c.scenario, again, ro);
-                if (r2.violation) c.violation = *r2.violation;
+                shrink_counterexample(c, still_a_finding(*check, ro), so, *check, ro);
             }
             c.shrunk_size = size_of(c.scenario);
             c.summary = summary_of(c);

@@ -85,6 +85,11 @@ struct CampaignResult {
 std::optional<std::string> known_debt(const NamedCheck& check, const sim::Scenario& scenario, const Violation& v,
                                       const RunOptions& published);
 
+// Shrinks `c.scenario` while `still` holds, then judges the shrunk scenario again, so the
+// violation `c` describes is the one seen on it (shared by the campaign and mutate-rules).
+void shrink_counterexample(Counterexample& c, const StillFails& still, const ShrinkOptions& options,
+                           const NamedCheck& check, const RunOptions& ro);
+
 // The seed of case `index` of a campaign (splitmix of the campaign seed and the index).
 std::uint64_t case_seed(std::uint64_t campaign_seed, std::uint32_t index);
 

@@ -242,12 +242,9 @@ std::optional<Kill> first_kill(const RuleSet& mutant, std::string_view mutation_
                 const StillFails still_a_kill = [check, &ro, &ro_original](const sim::Scenario& s) {
                     return violates(*check, s, ro) && !violates(*check, s, ro_original);
                 };
-                const ShrinkResult sr = shrink_scenario(scenario, still_a_kill, mutant_shrink_attempts_max);
-                c.scenario = sr.scenario;
-                c.shrink_attempts = sr.attempts;
-                const RunResult again = run_scenario(c.scenario, ro);
-                const CheckResult r2 = run_check(*check, c.scenario, again, ro);
-                if (r2.violation) c.violation = *r2.violation;
+                ShrinkOptions so;
+                so.attempts_max = mutant_shrink_attempts_max;
+                shrink_counterexample(c, still_a_kill, so, *check, ro);
             }
             c.shrunk_size = size_of(c.scenario);
             c.summary = "rule mutation " + std::string(mutation_label) + ": " + c.property + " violated at step " +
