@@ -92,7 +92,12 @@ std::string describe_step(const StepReport& s) {
     for (const auto& c : e.checks_ran) o << "    check ran: " << c.name << " -> " << (c.passed ? "holds" : "does not hold") << "\n";
     for (const auto& c : e.checks_not_run) o << "    check not run: " << c.name << " — " << c.why << "\n";
     o << "    foreground: " << foreground_text(e.foreground) << "\n";
-    if (s.dependency_observed) o << "    dependency observed once: " << to_string(*s.dependency_observed) << "\n";
+    if (s.dependency) {
+        const auto& b = *s.dependency;
+        o << "    dependency: step " << b.dependency << " observed once -> " << to_string(b.judgement.outcome) << " ("
+          << b.judgement.reason << ", rule " << static_cast<int>(b.judgement.order) << "); write "
+          << to_string(b.outcome) << (b.settled ? ", settled" : ", not settled") << "\n";
+    }
     return o.str();
 }
 
@@ -117,6 +122,25 @@ nlohmann::ordered_json step_json(const StepReport& s) {
     j["checks_not_run"] = nlohmann::ordered_json::array();
     for (const auto& c : e.checks_not_run) j["checks_not_run"].push_back({{"name", c.name}, {"why", c.why}});
     j["foreground"] = foreground_text(e.foreground);
+    j["dependency"] = nullptr;
+    if (s.dependency) {
+        const auto& b = *s.dependency;
+        const auto reading = [](const std::optional<WriteReading>& w) -> nlohmann::ordered_json {
+            if (!w) return nullptr;
+            nlohmann::ordered_json o{{"at_ms", w->at_ms}};
+            o["value"] = w->value ? nlohmann::ordered_json(*w->value) : nlohmann::ordered_json(nullptr);
+            o["dirty"] = w->dirty ? nlohmann::ordered_json(*w->dirty) : nlohmann::ordered_json(nullptr);
+            return o;
+        };
+        j["dependency"] = {{"step", b.dependency},
+                           {"outcome", to_string(b.judgement.outcome)},
+                           {"reason", b.judgement.reason},
+                           {"rule", b.judgement.order},
+                           {"write", to_string(b.outcome)},
+                           {"settled", b.settled},
+                           {"before", reading(b.before)},
+                           {"after", reading(b.after)}};
+    }
     return j;
 }
 
@@ -368,6 +392,10 @@ constexpr MutationRow mutation_rows[] = {
     {Mutation::NotDoneDespiteEffect, "report_matches_ground_truth"},
     {Mutation::UnknownInsteadOfAbsent, "verdict_decisive"},
     {Mutation::NoUserWait, "foreground_returned"},
+    {Mutation::SkipBoundaryObservation, "dependent_step_only_after_observed"},
+    {Mutation::ProceedOnNeedsEvidence, "dependent_step_only_after_observed"},
+    {Mutation::RetryUnknownWrite, "no_resend_after_unknown"},
+    {Mutation::DropIdempotencyKey, "no_resend_after_unknown"},
 };
 static_assert(std::size(mutation_rows) == static_cast<std::size_t>(last_mutation),
               "every tool mutation but None has a row");

@@ -58,6 +58,7 @@ Input make_input(const Request& r, const detail::Plan& plan, const Target& t, co
     in.window = t.node != nullptr && t.window != no_window ? t.window : r.target;
     if (t.node != nullptr) in.element = t.node->id;
     in.step = r.step;
+    if (m != Mutation::DropIdempotencyKey) in.idempotency_key = r.idempotency_key;  // W-2
     if (r.kind == RequestKind::Type) in.text = r.text;
     if (r.kind == RequestKind::Hotkey) in.keys = r.keys;
     std::optional<Point> physical = r.kind == RequestKind::ClickAt ? r.point : std::nullopt;
@@ -163,8 +164,10 @@ Snapshot Tool::settle(WindowId w, ElementId e, const ActionFacts& facts, const S
 }
 
 StepReport Tool::run_step(const Request& r, Hold* hold) {
+    const std::optional<WriteReading> before = r.writes ? std::optional(read_written(r.target, *r.writes)) : std::nullopt;  // W-4
     if (observer_ != nullptr) observer_->step_begins(r);
     StepReport rep = run_step_inner(r, hold);
+    remember_step(rep, before);
     if (observer_ != nullptr) observer_->step_ends(rep);
     return rep;
 }
@@ -222,6 +225,11 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
     if (r.kind == RequestKind::ClickAt) {
         if (auto err = check_coordinates(desktop_, r, m)) return fail(*err);  // nothing delivered (E-5)
     }
+    // B-3, O-4: a step that depends on an earlier one runs only once that step's write is observed
+    // (a wait for it that someone else's foreground move interrupts is reported like the quiesce's).
+    rep.dependency = boundary_phase(r);
+    if (rep.dependency && observer_ != nullptr) observer_->boundary_observed(r, *rep.dependency);
+    if (rep.dependency && !proceeds_past(*rep.dependency)) return fail(boundary_escalation(*rep.dependency));
     if (rules_.settles) quiesce(r.target);
     rep.facts = detail::facts_of(r, t.node);
     rep.kind = rep.facts.kind;
@@ -459,14 +467,6 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
     return rep;
 }
 
-Verdict Tool::observe_dependency(const StepReport& dep) {
-    // B-3: observe the earlier step's effect once (a read), never re-send it.
-    if (!dep.element) return Verdict::Unknown;
-    const Snapshot after = read_state(desktop_, dep.request.target, *dep.element, dep.kind, dep.facts.click_state);
-    const Snapshot before = dep.result.evidence.before.value_or(Snapshot{});
-    return judge(rules_, Situation{dep.facts, before, after, Timing{false}}).verdict;
-}
-
 BatchReport Tool::batch(std::span<const Request> requests) {
     BatchReport out;
     Hold hold;
@@ -475,40 +475,17 @@ BatchReport Tool::batch(std::span<const Request> requests) {
     for (std::size_t i = 0; i < n; ++i) {
         Request r = requests[i];
         if (r.step < 0) r.step = static_cast<std::int32_t>(i);
-        std::optional<Verdict> observed;
-        if (r.depends_on && *r.depends_on < out.steps.size()) {
-            const StepReport& dep = out.steps[*r.depends_on];
-            if (dep.result.verdict == Verdict::Unknown) {
-                observed = observe_dependency(dep);
-                if (*observed != Verdict::Confirmed) {
-                    if (observer_ != nullptr) observer_->step_begins(r);
-                    StepReport s;
-                    s.index = static_cast<std::uint32_t>(i);
-                    s.request = r;
-                    s.dependency_observed = observed;
-                    s.result.ok = false;
-                    s.result.error = Error{ErrorKind::Escalate, "step " + std::to_string(*r.depends_on) +
-                                                                    " is still unknown after one observation"};
-                    if (observer_ != nullptr) observer_->step_ends(s);
-                    out.steps.push_back(s);
-                    out.stopped_at = static_cast<std::uint32_t>(i);
-                    out.stop_error = s.result.error;
-                    out.escalated = true;
-                    break;
-                }
-            }
-        }
         StepReport s = run_step(r, &hold);
         if (config_.mutation == Mutation::RetryUnknownOnce && s.result.verdict == Verdict::Unknown) {
             s = run_step(r, &hold);  // the bug B-2 forbids: re-sending an Unknown step
         }
         s.index = static_cast<std::uint32_t>(i);
-        s.dependency_observed = observed;
         const bool failed = !s.result.ok;  // Absent or an error (B-1); Unknown continues
         out.steps.push_back(std::move(s));
         if (failed) {
             out.stopped_at = static_cast<std::uint32_t>(i);
             out.stop_error = out.steps.back().result.error;
+            out.escalated = out.stop_error && out.stop_error->kind == ErrorKind::Escalate;  // B-3
             break;
         }
     }

@@ -105,6 +105,7 @@ struct Input {
     std::string text;                 // text to type; empty for chords/clicks
     std::optional<Point> point;       // clicks: client point for PostedClick, physical screen point for RealInput
     std::int32_t step = -1;           // correlation id: the batch step this input belongs to
+    std::optional<std::string> idempotency_key;  // W-2: the app ignores a repeat with the same key
 };
 
 enum class DeliveryStatus : std::uint8_t { Delivered, Failed, Rejected };

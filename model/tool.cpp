@@ -24,6 +24,10 @@ std::string_view to_string(Mutation m) {
         case Mutation::NotDoneDespiteEffect: return "not_done_despite_effect";
         case Mutation::UnknownInsteadOfAbsent: return "unknown_instead_of_absent";
         case Mutation::NoUserWait: return "no_user_wait";
+        case Mutation::SkipBoundaryObservation: return "skip_boundary_observation";
+        case Mutation::ProceedOnNeedsEvidence: return "proceed_on_needs_evidence";
+        case Mutation::RetryUnknownWrite: return "retry_unknown_write";
+        case Mutation::DropIdempotencyKey: return "drop_idempotency_key";
     }
     return "?";
 }

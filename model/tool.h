@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "model/boundary.h"
 #include "model/desktop.h"
 #include "model/evidence.h"
 #include "model/locator.h"
@@ -33,8 +34,12 @@ enum class Mutation : std::uint8_t {
     NotDoneDespiteEffect,      // a step left Unknown because the state had not settled says Absent (W-1 broken)
     UnknownInsteadOfAbsent,    // every Absent the evidence supports is said as Unknown: sound, useless (V-1 broken)
     NoUserWait,                // the guard takes the front while the user is busy, without waiting (F-1 broken)
+    SkipBoundaryObservation,   // a dependent step runs without observing its dependency (B-3, O-4 broken)
+    ProceedOnNeedsEvidence,    // a dependent step runs on needs_evidence too (O-4 broken)
+    RetryUnknownWrite,         // the retry rule allows re-sending an unknown write without a key (W-2 broken)
+    DropIdempotencyKey,        // the step's idempotency key never reaches the desktop (W-2 broken)
 };
-inline constexpr Mutation last_mutation = Mutation::NoUserWait;
+inline constexpr Mutation last_mutation = Mutation::DropIdempotencyKey;
 std::string_view to_string(Mutation m);
 // The mutation of that name (to_string), None included; nullopt for an unknown name.
 std::optional<Mutation> mutation_named(std::string_view name);
@@ -65,8 +70,14 @@ struct Request {
     std::string keys;                     // Hotkey
     std::optional<std::string> frame;     // ClickAt: required with the point (E-5)
     std::optional<Point> point;           // ClickAt: physical screen pixels (E-6)
-    std::optional<std::uint32_t> depends_on;  // B-3: index of an earlier batch step
+    // B-3: the correlation id (`step`) of an earlier step whose write this one needs; in a batch a
+    // step's id defaults to its index. The tool remembers the last `sent_steps_max` steps it sent.
+    std::optional<std::uint32_t> depends_on;
     std::int32_t step = -1;               // correlation id handed to the desktop
+    std::optional<std::string> idempotency_key;  // W-2: delivered with the input; a repeat is harmless
+    // W-1: what a click writes and where (a post's feed, a submit's status). Typing and ctrl+s
+    // declare themselves (the field, the window's marker); see model/boundary.h.
+    std::optional<WriteDeclaration> writes;
 };
 
 struct StepReport {
@@ -79,8 +90,8 @@ struct StepReport {
     bool delivered = false;
     std::optional<std::string> element_ref;  // E-3: the acted-on element, registered as a ref
     std::optional<std::string> focused_ref;  // E-3: the focused element after the action
-    // B-3: the observation made for this step's dependency, when the dependency was Unknown.
-    std::optional<Verdict> dependency_observed;
+    // B-3, O-4: the boundary observation made before this step, when it depends on an earlier one.
+    std::optional<BoundaryObservation> dependency;
 };
 
 struct BatchReport {
@@ -90,7 +101,7 @@ struct BatchReport {
     std::uint32_t borrows = 0;                 // F-5: at most one per batch
     std::uint32_t give_backs = 0;
     bool foreground_returned = false;          // F-5: the batch gave the foreground back
-    bool escalated = false;                    // B-3: a dependency stayed unknown after one observation
+    bool escalated = false;                    // B-3: a dependency's observation was not `observed`
     ForegroundEvidence foreground;
 };
 
@@ -113,6 +124,11 @@ public:
     virtual ~ToolObserver() = default;
     virtual void step_begins(const Request& request) = 0;
     virtual void step_ends(const StepReport& report) = 0;
+    // B-3: the step's boundary observation is done (its one read taken); the step's own reads follow.
+    virtual void boundary_observed(const Request& request, const BoundaryObservation& observation) {
+        (void)request;
+        (void)observation;
+    }
     virtual void batch_ends(const BatchReport& report) = 0;
 };
 
@@ -129,6 +145,8 @@ public:
     BatchReport batch(std::span<const Request> requests);
     // F-8: start without activation, claim the new window, give the foreground back if taken.
     LaunchReport launch(std::string_view app);
+    // W-2: may the agent send this write again? The one retry rule (model/write.h), as configured.
+    bool may_retry(WriteOutcome outcome, bool has_idempotency_key) const;
     // W-4: one read of an element's current state (no delivery).
     Snapshot observe(WindowId window, ElementId element, ActionKind kind, ClickState state);
 
@@ -144,7 +162,12 @@ private:
     StepReport run_step_inner(const Request& request, Hold* hold);
     Snapshot settle(WindowId w, ElementId e, const ActionFacts& facts, const Snapshot& before, bool& settled,
                     TimeMs& waited);
-    Verdict observe_dependency(const StepReport& dependency);
+    // B-3, O-4 (model/boundary.cpp): what a step writes, one read of it, the boundary's judgement.
+    std::optional<WriteDeclaration> declared_write(const Request& r) const;
+    WriteReading read_written(WindowId window, const WriteDeclaration& writes);
+    std::optional<BoundaryObservation> boundary_phase(const Request& r);
+    bool proceeds_past(const BoundaryObservation& b) const;
+    void remember_step(const StepReport& rep, const std::optional<WriteReading>& before);
     void quiesce(WindowId w);
 
     Desktop& desktop_;
@@ -156,6 +179,14 @@ private:
     // latest (delivery time + the app's declared bound). A later action on that window waits for
     // it before its before-read, so it never takes an earlier action's late effect for its own.
     std::map<ProcessId, TimeMs> quiet_after_;
+    // B-3: what the boundary needs of a step a later one may depend on, by correlation id (`step`):
+    // the request, the reading of its declared write before it was sent, and when it ended.
+    struct SentStep {
+        Request request;
+        std::optional<WriteReading> before;
+        TimeMs ended_ms = 0;
+    };
+    std::map<std::int32_t, SentStep> sent_;
 };
 
 // Reads the state an action of `kind` is judged on (V-2: each reading independently optional).

@@ -4,6 +4,11 @@
 
 namespace deskcheck {
 
+bool Tool::may_retry(WriteOutcome outcome, bool has_idempotency_key) const {
+    if (config_.mutation == Mutation::RetryUnknownWrite && outcome == WriteOutcome::Unknown) return true;  // the bug W-2 forbids
+    return may_retry_write(outcome, has_idempotency_key);
+}
+
 std::string_view to_string(WriteOutcome o) {
     switch (o) {
         case WriteOutcome::Done: return "done";

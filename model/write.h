@@ -16,8 +16,6 @@
 
 namespace deskcheck {
 
-enum class WriteOutcome : std::uint8_t { Done, NotDone, Unknown };
-std::string_view to_string(WriteOutcome o);
 
 struct WriteSpec {
     Request action;                   // the write itself (a click on "post", a submit, ...)

@@ -53,7 +53,7 @@ std::vector<std::string> coverage_tags(const sim::Scenario& scenario, const RunR
     }
     for (const auto& s : run.steps) {
         if (s.result.error) tags.insert("error:" + std::string(to_string(s.result.error->kind)));
-        if (s.dependency_observed) tags.insert("dependency_observed");
+        if (s.dependency) tags.insert("dependency_observed");
         if (s.result.evidence.foreground.waited_for_user_ms) tags.insert("waited_for_user");
     }
     if (!run.agent_retried.empty()) tags.insert("agent_retry");

@@ -988,7 +988,7 @@ CheckResult deterministic(const sim::Scenario& scenario, const RunOptions& given
 // ---- the table ----------------------------------------------------------------------------------
 
 namespace {
-constexpr std::array<NamedCheck, 9> checks{
+constexpr std::array<NamedCheck, 10> checks{
     NamedCheck{"no_resend_after_unknown", "B-2 W-2", no_resend_after_unknown},
     NamedCheck{"batch_stops_at_first_failure", "B-1", batch_stops_at_first_failure},
     NamedCheck{"foreground_returned", "F-1..F-6", foreground_returned},
@@ -997,6 +997,7 @@ constexpr std::array<NamedCheck, 9> checks{
     NamedCheck{"ref_never_crosses_windows", "E-2 E-3", ref_never_crosses_windows},
     NamedCheck{"report_matches_ground_truth", "P-1 F-2 W-1 W-3", report_matches_ground_truth},
     NamedCheck{"verdict_decisive", "V-1 V-3 V-5 V-7 D-3", verdict_decisive},
+    NamedCheck{"dependent_step_only_after_observed", "B-3 O-4 W-4", dependent_step_only_after_observed},
     NamedCheck{"deterministic", "S-1", nullptr},
 };
 }  // namespace

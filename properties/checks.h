@@ -66,6 +66,11 @@ CheckResult click_lands_on_target(const sim::Scenario& scenario, const RunResult
 // step's target window; a ref of another window is never used.
 CheckResult ref_never_crosses_windows(const sim::Scenario& scenario, const RunResult& run);
 
+// B-3, O-4, W-4: a step that depends on an earlier one is sent only when the tool's boundary
+// observation of the earlier step's write said `observed` and that write had really landed; the
+// boundary reading reported is one the desktop served. (properties/boundary_check.cpp)
+CheckResult dependent_step_only_after_observed(const sim::Scenario& scenario, const RunResult& run);
+
 // P-1, F-2, W-1, W-3: every claim in the tool's report is true in the ground truth — the readbacks
 // are what the desktop served, the delivery named is the one made, the foreground evidence
 // (borrowed, restored, unchanged, changedBy, durationMs, waitedForUserMs) matches the foreground

@@ -25,6 +25,18 @@ namespace {
 
 // Writes the tool's steps into the desktop's trace as notes (so the timeline interleaves them)
 // and records each step's timing and true state for the checks.
+// B-3, O-4: how a trace line tells the boundary observation made before a step.
+std::string boundary_text(const BoundaryObservation& b) {
+    std::string text = "boundary: step " + std::to_string(b.dependency) + " observed once -> " +
+                       std::string(to_string(b.judgement.outcome)) + " (" + b.judgement.reason + ")";
+    if (b.after) {
+        const bool dirty = b.writes && b.writes->shape == WriteShape::ClearsDirty;
+        text += ", read " + (dirty ? show_flag(b.after->dirty) : show_value(b.after->value)) + " at t=" + std::to_string(b.after->at_ms);
+        text += b.settled ? " (settled)" : " (not settled)";
+    }
+    return text;
+}
+
 class Recorder final : public ToolObserver {
 public:
     Recorder(sim::Sim& s, RunResult& out) : sim_(s), out_(out) {}
@@ -51,6 +63,14 @@ public:
         sim_.trace().note(sim_.now_ms(), text);
     }
 
+    // The boundary's read belongs to the step's dependency, not to the step: the step's own reads,
+    // and the true state it starts from, begin after it (the foreground accounting keeps the wait).
+    void boundary_observed(const Request& r, const BoundaryObservation&) override {
+        if (!open_) return;
+        open_->before = true_state(sim_, r.target, target_of(open_->step));
+        open_->reads_begin = sim_.truth().reads.size();
+    }
+
     void step_ends(const StepReport& s) override {
         StepTiming t = open_.value_or(StepTiming{});
         t.ended_ms = sim_.now_ms();
@@ -73,6 +93,7 @@ public:
             text += "; foreground borrowed by " + fg.by + (fg.held ? " (held)" : fg.restored ? ", restored" : ", NOT restored");
         }
         if (fg.changed_by) text += "; foreground changed by " + *fg.changed_by;
+        if (s.dependency) text += "; " + boundary_text(*s.dependency);
         sim_.trace().note(sim_.now_ms(), text);
     }
 
@@ -112,8 +133,38 @@ std::map<ElementId, std::string> snapshot_refs(Tool& tool, sim::Sim& sim, Window
 
 using RefMaps = std::map<WindowId, std::map<ElementId, std::string>>;
 
-Request request_of(const sim::Step& step, std::size_t index, const RefMaps& refs) {
+std::optional<std::string> ref_of(const RefMaps& refs, WindowId window, ElementId element) {
+    const auto w = refs.find(window);
+    if (w == refs.end()) return std::nullopt;
+    const auto e = w->second.find(element);
+    if (e == w->second.end()) return std::nullopt;
+    return e->second;
+}
+
+// W-1: the agent knows what its click writes (the tool cannot): a post's comment appears in its
+// feed, a submit's status text in the form's status line. The tool reads it at a boundary (B-3).
+std::optional<WriteDeclaration> declared_click_write(const sim::Scenario& scenario, const sim::Step& step, const RefMaps& refs) {
+    if (step.kind != sim::StepKind::Click || !step.control) return std::nullopt;
+    for (const auto& w : scenario.windows) {
+        for (const auto& c : w.controls) {
+            if (c.id != *step.control) continue;
+            if (c.kind != sim::ControlKind::PostButton && c.kind != sim::ControlKind::SubmitButton) return std::nullopt;
+            if (c.feed == 0 || c.comment.empty()) return std::nullopt;
+            for (const auto& fw : scenario.windows) {
+                for (const auto& f : fw.controls) {
+                    if (f.id == c.feed) return WriteDeclaration{ref_of(refs, fw.id, f.id), WriteShape::AppendsText, c.comment};
+                }
+            }
+            return std::nullopt;
+        }
+    }
+    return std::nullopt;
+}
+
+Request request_of(const sim::Scenario& scenario, const sim::Step& step, std::size_t index, const RefMaps& refs) {
     Request r;
+    r.idempotency_key = step.idempotency_key;
+    r.writes = declared_click_write(scenario, step, refs);
     r.target = step.window;
     r.step = static_cast<std::int32_t>(index);
     r.text = step.text;
@@ -141,17 +192,29 @@ Request request_of(const sim::Step& step, std::size_t index, const RefMaps& refs
 
 // Whether this agent sends the same request again: not after a ref, window or request error (it
 // would have to re-snapshot first), nor after an error once something was delivered or a delivery
-// that threw (it leaves those to a person, key or not).
-bool retry_could_help(const ToolResult& r) {
+// that threw — unless the step carries an idempotency key, which makes the repeat harmless (W-2).
+bool retry_could_help(const ToolResult& r, bool has_key) {
     if (!r.error) return true;
+    if (has_key && (r.evidence.delivered || r.error->kind == ErrorKind::Exception)) return true;
     if (r.evidence.delivered) return false;
     return r.error->kind == ErrorKind::DeliveryFailed || r.error->kind == ErrorKind::ForegroundRefused;
 }
 
-// W-2: the agent retries when the one retry rule of model/write.h allows it (a not_done, or an
-// unknown with an idempotency key) and a retry can help.
-bool agent_may_retry(const StepReport& s, const sim::Step& step) {
-    return may_retry_write(attempt_outcome(s.result), step.idempotency_key.has_value()) && retry_could_help(s.result);
+// W-2: the agent retries when the tool's one retry rule (model/write.h) allows it (a not_done, or
+// an unknown with an idempotency key) and a retry can help.
+bool agent_may_retry(const Tool& tool, const StepReport& s, const sim::Step& step) {
+    const bool key = step.idempotency_key.has_value();
+    return tool.may_retry(attempt_outcome(s.result), key) && retry_could_help(s.result, key);
+}
+
+bool non_idempotent_click(const sim::Scenario& scenario, const sim::Step& step) {
+    if (step.kind != sim::StepKind::Click || !step.control) return false;
+    for (const auto& w : scenario.windows) {
+        for (const auto& c : w.controls) {
+            if (c.id == *step.control) return c.kind == sim::ControlKind::PostButton || c.kind == sim::ControlKind::SubmitButton;
+        }
+    }
+    return false;
 }
 
 class Runner {
@@ -173,7 +236,7 @@ public:
         out_.requests = agent_requests(tool, desk, scenario_);
         for (const auto& step : scenario_.steps) out_.targets.push_back(step.control);
         run_segments(tool, desk);
-        if (options_.agent_retries && out_.stopped_at) retry_once(tool, desk, recorder);
+        if (options_.agent_retries) retry_once(tool, desk, recorder);
         out_.ended_ms = desk.now_ms();
         desk.trace().note(desk.now_ms(), "tool returned; letting pending effects land");
         desk.run_until_quiet(options_.quiet_limit_ms);
@@ -242,10 +305,27 @@ private:
         }
     }
 
+    // The step this agent sends again, if any: the one that stopped the run, or else the first post
+    // or submit the tool left Unknown (W-2: only when the retry rule allows it — with a key).
+    std::optional<std::uint32_t> step_to_retry(const Tool& tool) const {
+        if (out_.steps.empty()) return std::nullopt;
+        if (out_.stopped_at) {
+            const std::uint32_t k = *out_.stopped_at;
+            if (k >= scenario_.steps.size() || !agent_may_retry(tool, out_.steps.back(), scenario_.steps[k])) return std::nullopt;
+            return k;
+        }
+        for (const StepReport& s : out_.steps) {
+            if (s.index >= scenario_.steps.size() || !s.result.ok || s.result.verdict != Verdict::Unknown) continue;
+            const sim::Step& step = scenario_.steps[s.index];
+            if (non_idempotent_click(scenario_, step) && agent_may_retry(tool, s, step)) return s.index;
+        }
+        return std::nullopt;
+    }
+
     void retry_once(Tool& tool, sim::Sim& desk, Recorder& recorder) {
-        const std::uint32_t k = *out_.stopped_at;
-        if (out_.steps.empty() || k >= scenario_.steps.size()) return;
-        if (!agent_may_retry(out_.steps.back(), scenario_.steps[k])) return;
+        const auto which = step_to_retry(tool);
+        if (!which) return;
+        const std::uint32_t k = *which;
         Segment seg = open_segment(desk, false);
         recorder.retrying = true;
         StepReport s = tool.act_step(out_.requests[k]);
@@ -274,7 +354,7 @@ std::vector<Request> agent_requests(Tool& tool, sim::Sim& desk, const sim::Scena
         }
     }
     std::vector<Request> out;
-    for (std::size_t i = 0; i < scenario.steps.size(); ++i) out.push_back(request_of(scenario.steps[i], i, refs));
+    for (std::size_t i = 0; i < scenario.steps.size(); ++i) out.push_back(request_of(scenario, scenario.steps[i], i, refs));
     return out;
 }
 

@@ -161,6 +161,17 @@ void draw_controls(Prng& rng, WindowDraft& draft, std::uint32_t count, ElementId
             draft.window.controls.push_back(std::move(post));
             continue;
         }
+        // W-1: half the forms show their submission state in a status line (a Feed) the tool can read.
+        if (kind == ControlKind::SubmitButton && i + 1 < count && rng.chance(500)) {
+            Control status = draw_control(rng, draft, ControlKind::Feed, next_id++, slot);
+            Control submit = draw_control(rng, draft, ControlKind::SubmitButton, next_id++,
+                                          control_slot(draft.window.bounds, ++i, count));
+            submit.feed = status.id;
+            submit.comment = "submitted";
+            draft.window.controls.push_back(std::move(status));
+            draft.window.controls.push_back(std::move(submit));
+            continue;
+        }
         if (kind == ControlKind::PostButton) kind = ControlKind::Button;
         Control c = draw_control(rng, draft, kind, next_id++, slot);
         if (kind == ControlKind::Group) draft.last_group = c.id;

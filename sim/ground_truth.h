@@ -84,6 +84,7 @@ enum class EffectKind : std::uint8_t {
     CommentPosted,     // non-idempotent (W-2); detail: the comment
     CommentShown,      // the comment appeared in the feed, feed_latency_ms after posting
     ButtonClicked,
+    RepeatIgnored,     // W-2: a repeat with an idempotency key already applied; detail: the key
 };
 
 inline std::string_view to_string(EffectKind k) {
@@ -101,6 +102,7 @@ inline std::string_view to_string(EffectKind k) {
         case EffectKind::CommentPosted: return "comment_posted";
         case EffectKind::CommentShown: return "comment_shown";
         case EffectKind::ButtonClicked: return "button_clicked";
+        case EffectKind::RepeatIgnored: return "repeat_ignored";
     }
     return "?";
 }

@@ -72,8 +72,8 @@ struct Control {
     bool expanded = false;
     bool selected = false;
     bool enabled = true;             // false: takes input and does nothing (UIA IsEnabled)
-    ElementId feed = 0;              // PostButton: the Feed control its comments appear in
-    std::string comment;             // PostButton: the text it posts
+    ElementId feed = 0;              // PostButton: the Feed its comments appear in; SubmitButton: the form's status line
+    std::string comment;             // PostButton: the text it posts; SubmitButton: the status text it shows
 };
 
 struct Window {

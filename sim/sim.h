@@ -107,6 +107,7 @@ struct Pending {
     std::string by = "tool";
     bool overrun = false;
     std::optional<TimeMs> delivered_at_ms;
+    std::optional<std::string> idempotency_key;  // W-2: the input's key, when it carried one
 };
 
 // Where a deliver() goes and what the app makes of it (internal to the Sim).
@@ -253,6 +254,7 @@ private:
     void land_keys(const Pending& p, LiveWindow& w, std::optional<ElementId>& target);
     void land_text(const Pending& p, LiveWindow& w, std::optional<ElementId>& target);
     void land_control_effect(const Pending& p, LiveWindow& w, LiveControl& c);
+    void show_in_feed(const Pending& p, WindowId window, const LiveControl& c);
     void land_feed_append(const Pending& p);
     void land_steal(const Pending& p);
     void type_segment(const Pending& p, LiveWindow& w, std::optional<ElementId> target, const std::string& segment);
@@ -286,6 +288,8 @@ private:
     std::map<std::pair<TimeMs, std::uint64_t>, Pending> queue_;
     std::uint64_t next_sequence_ = 0;
     std::set<ProcessId> launched_;
+    // W-2: (control, key) of every non-idempotent effect applied; a repeat with the same key is ignored.
+    std::set<std::pair<ElementId, std::string>> applied_keys_;
     Prng latency_rng_;
     Prng delivery_rng_;
     Prng read_rng_;

@@ -260,6 +260,7 @@ void Sim::accept(const Input& input, const Route& r, DeliveredInput& record) {
     p.step = input.step;
     p.by = "tool";
     p.delivered_at_ms = now_;
+    p.idempotency_key = input.idempotency_key;
     const auto [lands_at_ms, overrun] = schedule_input(std::move(p));
     record.lands_at_ms = lands_at_ms;
     record.overrun = overrun;

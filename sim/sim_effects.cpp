@@ -211,6 +211,12 @@ void Sim::select_item(const Pending& p, LiveWindow& w, LiveControl& item) {
 void Sim::land_control_effect(const Pending& p, LiveWindow& w, LiveControl& c) {
     const WindowId id = w.spec.id;
     if (!c.c.enabled) return;  // a disabled control takes the input and does nothing
+    // W-2: a repeat of a non-idempotent input with a key already applied on this control is ignored.
+    const bool non_idempotent = c.c.kind == ControlKind::SubmitButton || c.c.kind == ControlKind::PostButton;
+    if (non_idempotent && p.idempotency_key && !applied_keys_.insert({c.c.id, *p.idempotency_key}).second) {
+        record_effect(p, EffectKind::RepeatIgnored, id, c.c.id, *p.idempotency_key);
+        return;
+    }
     switch (c.c.kind) {
         case ControlKind::Toggle:
             c.prev_toggled = c.c.toggled;
@@ -224,22 +230,29 @@ void Sim::land_control_effect(const Pending& p, LiveWindow& w, LiveControl& c) {
             return;
         case ControlKind::ListItem: select_item(p, w, c); return;
         case ControlKind::Button: record_effect(p, EffectKind::ButtonClicked, id, c.c.id, ""); return;
-        case ControlKind::SubmitButton: record_effect(p, EffectKind::FormSubmitted, id, c.c.id, ""); return;
-        case ControlKind::PostButton: {
-            record_effect(p, EffectKind::CommentPosted, id, c.c.id, c.c.comment);
-            if (c.c.feed == 0) return;
-            Pending show = p;
-            show.kind = PendingKind::FeedAppend;
-            show.element = c.c.feed;
-            show.text = c.c.comment;
-            show.pull_to_front = false;
-            schedule(now_ + feed_latency_ms(id), std::move(show));
+        case ControlKind::SubmitButton:
+            record_effect(p, EffectKind::FormSubmitted, id, c.c.id, "");
+            show_in_feed(p, id, c);  // the form's status line, when it has one
             return;
-        }
+        case ControlKind::PostButton:
+            record_effect(p, EffectKind::CommentPosted, id, c.c.id, c.c.comment);
+            show_in_feed(p, id, c);
+            return;
         case ControlKind::Edit:
         case ControlKind::Feed:
         case ControlKind::Group: return;
     }
+}
+
+// A post's comment (a submit's status text), feed_latency_ms later, appended to the linked Feed.
+void Sim::show_in_feed(const Pending& p, WindowId window, const LiveControl& c) {
+    if (c.c.feed == 0) return;
+    Pending show = p;
+    show.kind = PendingKind::FeedAppend;
+    show.element = c.c.feed;
+    show.text = c.c.comment;
+    show.pull_to_front = false;
+    schedule(now_ + feed_latency_ms(window), std::move(show));
 }
 
 void Sim::land_feed_append(const Pending& p) {

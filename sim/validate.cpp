@@ -248,7 +248,10 @@ Check check_control(const Scenario& s, const ControlIndex& index, std::size_t wi
     if (auto e = check_control_fields(path, c)) return e;
     if (!inside(w.bounds, c.bounds)) return fail(path / "bounds", "control bounds must lie inside the window's bounds");
     if (auto e = check_parent(s, index, wi, ci)) return e;
-    if (c.kind == ControlKind::PostButton && c.feed != 0) {
+    if (c.feed != 0 && c.kind != ControlKind::PostButton && c.kind != ControlKind::SubmitButton) {
+        return fail(path / "feed", "only a post or submit button shows its effect in a feed");
+    }
+    if ((c.kind == ControlKind::PostButton || c.kind == ControlKind::SubmitButton) && c.feed != 0) {
         const auto* where = index.find(c.feed);
         if (where == nullptr) return fail(path / "feed", "feed control does not exist");
         const auto& feed = s.windows[where->window].controls[where->control];

@@ -220,6 +220,16 @@ constexpr ReportProof report_proofs[] = {
     {"V1_unknown_instead_of_absent", Mutation::UnknownInsteadOfAbsent, "verdict_decisive", "should be Absent", cases_max, 1, 1},
     // F-1: the guard takes the front while the user is busy, without waiting for a pause.
     {"F1_no_user_wait", Mutation::NoUserWait, "foreground_returned", "F-1: wait", cases_max, 2, 1},
+    // B-3, O-4: a dependent step runs without observing its dependency.
+    {"B3_skip_boundary_observation", Mutation::SkipBoundaryObservation, "dependent_step_only_after_observed",
+     "no observation", cases_max, 1, 2},
+    // O-4: a dependent step runs on needs_evidence (an unreadable feed, a stale read).
+    {"O4_proceed_on_needs_evidence", Mutation::ProceedOnNeedsEvidence, "dependent_step_only_after_observed",
+     "needs_evidence", cases_max, 1, 2},
+    // W-2: the retry rule lets the agent re-send an unknown post or submit that carries no key.
+    {"W2_retry_unknown_write", Mutation::RetryUnknownWrite, "no_resend_after_unknown", "non-idempotent", cases_max, 1, 1},
+    // W-2: the key never reaches the desktop, so the agent's harmless repeat posts twice.
+    {"W2_drop_idempotency_key", Mutation::DropIdempotencyKey, "no_resend_after_unknown", "non-idempotent", cases_max, 1, 1},
 };
 
 std::ostream& operator<<(std::ostream& os, const ReportProof& p) { return os << p.name; }

@@ -203,6 +203,10 @@ RC_BOOST_PROP(V1_V3_V5_V7_verdict_decisive_holds, ()) {
     rcgen::property_holds("verdict_decisive", *rcgen::scenarios(), current(true));
 }
 
+RC_BOOST_PROP(B3_O4_dependent_step_only_after_observed_holds, ()) {
+    rcgen::property_holds("dependent_step_only_after_observed", *rcgen::scenarios(), current(true));
+}
+
 RC_BOOST_PROP(S1_deterministic_holds, ()) {
     rcgen::property_holds("deterministic", *rcgen::scenarios(), current(true));
 }

@@ -7,6 +7,7 @@
 #include "model/write.h"
 #include "properties/run.h"
 #include "sim/sim.h"
+#include "sim/trace.h"
 #include "tests/scenario_builders.h"
 
 using namespace deskcheck;
@@ -596,4 +597,124 @@ BOOST_AUTO_TEST_CASE(W5_a_delayed_update_one_read_misses_is_reconciled_not_calle
     BOOST_TEST(report.reconciled_by_reading);
     BOOST_TEST(to_string(report.outcome) == "done");
     BOOST_TEST(desk_sim.truth().attempts.size() == 1u);
+}
+
+// ---- B-3, O-4: the dependency boundary reads what the earlier step wrote, once ------------------
+
+namespace {
+
+// A forum window: a reply field (1), a feed (2) and a post button (3) whose comment shows in the
+// feed 20 ms after the post lands. Step 0 posts, step 1 types a reply that depends on the post.
+sim::Scenario forum(bool post_enabled, std::string rules = "current") {
+    auto s = desk();
+    app(s, 1, 10, 100).feed_latency_ms = 20;
+    auto& w = window(s, 1, 1, Rect{0, 0, 800, 600});
+    auto& reply = control(w, 1, ControlKind::Edit, Rect{10, 40, 790, 100}, "reply");
+    reply.value = "";
+    control(w, 2, ControlKind::Feed, Rect{10, 110, 790, 400}, "feed");
+    auto& post = control(w, 3, ControlKind::PostButton, Rect{10, 410, 120, 440}, "post");
+    post.feed = 2;
+    post.comment = "hello";
+    post.enabled = post_enabled;
+    s.foreground = 1;
+    s.rules = std::move(rules);
+    auto first = step(sim::StepKind::Click, 1, 3);
+    first.idempotency_key = "post-1";
+    auto second = step(sim::StepKind::Type, 1, 1, "thanks");
+    second.depends_on = 0;
+    s.steps = {first, second};
+    return s;
+}
+
+// Reads of the feed's value after step 0's input was delivered.
+std::size_t feed_reads_after_post(const sim::GroundTruth& t) {
+    const auto post = std::find_if(t.attempts.begin(), t.attempts.end(), [](const sim::Attempt& a) { return a.step == 0; });
+    BOOST_TEST_REQUIRE((post != t.attempts.end()));
+    return static_cast<std::size_t>(std::count_if(t.reads.begin(), t.reads.end(), [&](const sim::Read& r) {
+        return r.element == 2 && r.field == "value" && r.at_ms >= post->at_ms &&
+               r.attempts_before > static_cast<std::size_t>(post - t.attempts.begin());
+    }));
+}
+
+bool trace_mentions(const props::RunResult& run, const std::string& text) {
+    return sim::to_text(run.trace()).find(text) != std::string::npos;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(B3_O4_a_dependent_step_runs_after_one_read_shows_the_comment) {
+    const auto run = props::run_scenario(forum(true));
+    BOOST_TEST_REQUIRE(run.steps.size() == 2u);
+    const StepReport& dependent = run.steps[1];
+    BOOST_TEST_REQUIRE(dependent.dependency.has_value());
+    BOOST_TEST(to_string(dependent.dependency->judgement.outcome) == "observed");
+    BOOST_TEST(dependent.dependency->after->value.value_or("") == "hello\n");
+    BOOST_TEST(feed_reads_after_post(run.truth()) == 1u);
+    BOOST_TEST(attempts_of_step(run.truth(), 1) >= 1u);
+    BOOST_TEST(!run.stopped_at.has_value());
+    BOOST_TEST(trace_mentions(run, "boundary: step 0 observed once -> observed"));
+}
+
+BOOST_AUTO_TEST_CASE(B3_O4_a_dependent_step_escalates_after_one_read_when_the_comment_never_shows) {
+    const auto run = props::run_scenario(forum(false));
+    BOOST_TEST_REQUIRE(run.steps.size() == 2u);
+    const StepReport& dependent = run.steps[1];
+    BOOST_TEST_REQUIRE(dependent.dependency.has_value());
+    BOOST_TEST(to_string(dependent.dependency->judgement.outcome) == "needs_evidence");  // the feed did not move (rule 7)
+    BOOST_TEST(dependent.dependency->judgement.reason == "snapshot_not_advanced");
+    BOOST_TEST(feed_reads_after_post(run.truth()) == 1u);
+    BOOST_TEST(attempts_of_step(run.truth(), 1) == 0u);  // the reply is never sent
+    BOOST_TEST(attempts_of_step(run.truth(), 0) == 1u);  // and the post never re-sent (B-2)
+    BOOST_TEST_REQUIRE(run.stopped_at.has_value());
+    BOOST_TEST(*run.stopped_at == 1u);
+    BOOST_TEST_REQUIRE(dependent.result.error.has_value());
+    BOOST_TEST((dependent.result.error->kind == ErrorKind::Escalate));
+}
+
+BOOST_AUTO_TEST_CASE(W2_a_repeat_with_the_same_idempotency_key_has_no_second_effect) {
+    auto s = forum(true);
+    s.steps = {s.steps[0], s.steps[0]};  // the agent sends the same keyed post twice
+    const auto run = props::run_scenario(s);
+    BOOST_TEST(run.truth().count(EffectKind::CommentPosted) == 1u);
+    BOOST_TEST(run.truth().count(EffectKind::RepeatIgnored) == 1u);
+    s.steps[1].idempotency_key = "post-2";  // another key: a second post
+    BOOST_TEST(props::run_scenario(s).truth().count(EffectKind::CommentPosted) == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(W2_without_the_key_reaching_the_desktop_the_repeat_posts_twice) {
+    auto s = forum(true);
+    s.steps = {s.steps[0], s.steps[0]};
+    props::RunOptions o;
+    o.tool.mutation = Mutation::DropIdempotencyKey;
+    BOOST_TEST(props::run_scenario(s, o).truth().count(EffectKind::CommentPosted) == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(O4_a_boundary_snapshot_is_fresh_only_when_settled_and_observed_only_when_readable) {
+    const WriteDeclaration w{std::string("r1"), WriteShape::AppendsText, "hello"};
+    const ObservedAction action = boundary_action(0, w, 1);
+    BOOST_TEST(action.correlation_id == "step-0");
+    BOOST_TEST(action.target == "r1");
+    const WriteReading before{std::string(""), std::nullopt, 0};
+    const WriteReading after{std::string("hello\n"), std::nullopt, 200};
+    BOOST_TEST((classify_declared(w, before, after, true) == WriteOutcome::Done));
+    const auto fresh = boundary_snapshot(action, w, after, true, WriteOutcome::Done);
+    BOOST_TEST(fresh.freshness.value_or("") == "fresh");
+    BOOST_TEST(fresh.state.value_or("") == "done");
+    BOOST_TEST(fresh.evidence_status.value_or("") == "observed");
+    const auto stale = boundary_snapshot(action, w, after, false, WriteOutcome::Done);
+    BOOST_TEST(stale.freshness.value_or("") == "stale");
+    const WriteReading unreadable{std::nullopt, std::nullopt, 200};
+    BOOST_TEST((classify_declared(w, before, unreadable, true) == WriteOutcome::Unknown));
+    const auto blind = boundary_snapshot(action, w, unreadable, true, WriteOutcome::Unknown);
+    BOOST_TEST(blind.evidence_status.value_or("") == "unreadable");
+    BOOST_TEST(!blind.state.has_value());
+    BOOST_TEST(!blind.fingerprint.has_value());
+    const auto contract = boundary_contract();
+    const auto prev = boundary_previous(action, w, before);
+    BOOST_TEST((assess_observation_snapshot({action, contract, fresh, &prev}).outcome == ObservationOutcome::Observed));
+    BOOST_TEST((assess_observation_snapshot({action, contract, stale, &prev}).outcome == ObservationOutcome::NeedsEvidence));
+    BOOST_TEST((assess_observation_snapshot({action, contract, blind, &prev}).outcome == ObservationOutcome::NeedsEvidence));
+    // The same reading as before: no evidence of progress (rule 7).
+    const auto same = boundary_snapshot(action, w, WriteReading{std::string(""), std::nullopt, 200}, true, WriteOutcome::NotDone);
+    BOOST_TEST(assess_observation_snapshot({action, contract, same, &prev}).reason == "snapshot_not_advanced");
 }

@@ -1,0 +1,208 @@
+// The dependency boundary (SPEC B-3, W-1, W-4, O-4); see boundary.h.
+#include "model/boundary.h"
+
+#include <algorithm>
+#include <cassert>
+
+#include "model/tool.h"
+#include "model/write.h"
+
+namespace deskcheck {
+
+std::string_view to_string(WriteShape s) {
+    switch (s) {
+        case WriteShape::AppendsText: return "appends_text";
+        case WriteShape::ContainsText: return "contains_text";
+        case WriteShape::ClearsDirty: return "clears_dirty";
+    }
+    return "?";
+}
+
+ObservationContract boundary_contract() {
+    ObservationContract c;
+    c.version = "deskcheck-boundary-v1";
+    for (const auto name : snapshot_field_names()) c.required_fields.emplace_back(name);
+    c.known_states = {std::string(boundary_state_done), std::string(boundary_state_not_done)};
+    return c;
+}
+
+namespace {
+
+std::string written_target(const WriteDeclaration& writes, WindowId window) {
+    if (writes.shape == WriteShape::ClearsDirty || !writes.ref) return "window-" + std::to_string(window) + ":dirty";
+    return *writes.ref;
+}
+
+bool readable(const WriteReading& r, WriteShape shape) {
+    return shape == WriteShape::ClearsDirty ? r.dirty.has_value() : r.value.has_value();
+}
+
+}  // namespace
+
+ObservedAction boundary_action(std::uint32_t dependency, const WriteDeclaration& writes, WindowId window) {
+    return ObservedAction{"step-" + std::to_string(dependency), written_target(writes, window),
+                          std::string(boundary_state_done)};
+}
+
+WriteOutcome classify_declared(const WriteDeclaration& writes, const std::optional<WriteReading>& before,
+                               const WriteReading& after, bool settled) {
+    std::vector<Check> ran;
+    std::vector<SkippedCheck> not_run;
+    switch (writes.shape) {
+        case WriteShape::AppendsText:
+            return classify_write(before ? before->value : std::nullopt, after.value, writes.text, settled, ran, not_run);
+        case WriteShape::ContainsText:
+            if (!after.value) return WriteOutcome::Unknown;
+            if (after.value->find(writes.text) != std::string::npos) return WriteOutcome::Done;
+            return settled ? WriteOutcome::NotDone : WriteOutcome::Unknown;
+        case WriteShape::ClearsDirty:
+            if (!after.dirty) return WriteOutcome::Unknown;
+            if (!*after.dirty) return WriteOutcome::Done;
+            return settled ? WriteOutcome::NotDone : WriteOutcome::Unknown;
+    }
+    return WriteOutcome::Unknown;
+}
+
+std::string reading_fingerprint(const WriteReading& reading, WriteShape shape) {
+    const std::string text = shape == WriteShape::ClearsDirty ? std::string("dirty:") + (reading.dirty.value_or(false) ? "true" : "false")
+                                                              : "value:" + reading.value.value_or("");
+    std::uint64_t h = 14695981039346656037ULL;  // FNV-1a, 64 bit
+    for (const char c : text) {
+        h ^= static_cast<unsigned char>(c);
+        h *= 1099511628211ULL;
+    }
+    constexpr char hex[] = "0123456789abcdef";
+    std::string out(16, '0');
+    for (std::size_t i = 0; i < 16; ++i) out[15 - i] = hex[(h >> (4 * i)) & 0xfU];
+    return out;
+}
+
+namespace {
+
+ObservationSnapshot snapshot_of(const ObservedAction& action, const WriteDeclaration& writes, const WriteReading& reading) {
+    ObservationSnapshot s;
+    s.observed_at = "t=" + std::to_string(reading.at_ms) + "ms";
+    s.source = "boundary_read";
+    s.correlation_id = action.correlation_id;
+    s.target = action.target;
+    const bool ok = readable(reading, writes.shape);
+    s.evidence_status = ok ? "observed" : "unreadable";
+    if (ok) s.fingerprint = reading_fingerprint(reading, writes.shape);
+    return s;
+}
+
+}  // namespace
+
+ObservationSnapshot boundary_snapshot(const ObservedAction& action, const WriteDeclaration& writes,
+                                      const WriteReading& reading, bool settled, WriteOutcome outcome) {
+    ObservationSnapshot s = snapshot_of(action, writes, reading);
+    s.freshness = settled ? "fresh" : "stale";
+    s.effect_status = outcome == WriteOutcome::Unknown ? "unknown" : "known";
+    if (readable(reading, writes.shape)) s.state = std::string(to_string(outcome));
+    return s;
+}
+
+ObservationSnapshot boundary_previous(const ObservedAction& action, const WriteDeclaration& writes,
+                                      const WriteReading& before) {
+    ObservationSnapshot s = snapshot_of(action, writes, before);
+    s.freshness = "fresh";
+    s.effect_status = "unknown";  // before the step: its effect has not been observed yet
+    return s;
+}
+
+// ---- the tool's side: what a step writes, the reads, the boundary --------------------------------
+
+std::optional<WriteDeclaration> Tool::declared_write(const Request& r) const {
+    if (r.writes) return r.writes;
+    if (r.kind == RequestKind::Type && r.ref && !r.text.empty()) return WriteDeclaration{r.ref, WriteShape::ContainsText, r.text};
+    if (r.kind == RequestKind::Hotkey && r.keys == "ctrl+s") return WriteDeclaration{std::nullopt, WriteShape::ClearsDirty, ""};
+    return std::nullopt;
+}
+
+WriteReading Tool::read_written(WindowId window, const WriteDeclaration& writes) {
+    WriteReading out;
+    if (writes.shape == WriteShape::ClearsDirty) {
+        out.dirty = desktop_.read_dirty(window);
+        out.at_ms = desktop_.now_ms();
+        return out;
+    }
+    const Locator* loc = writes.ref ? refs_.find(*writes.ref) : nullptr;
+    if (loc != nullptr) {
+        auto res = resolve(*desktop_.element_tree(loc->window), *loc);
+        if (const auto* found = std::get_if<Resolved>(&res)) out.value = desktop_.read_value(loc->window, found->element);
+    }
+    out.at_ms = desktop_.now_ms();
+    return out;
+}
+
+namespace {
+
+// The reading a step's own evidence gives of what it writes, before it was sent (typing reads the
+// field, a save the marker): the "previous" of the boundary's snapshot.
+std::optional<WriteReading> before_from_evidence(const StepReport& rep, const WriteDeclaration& w, TimeMs at_ms) {
+    const auto& b = rep.result.evidence.before;
+    if (!b) return std::nullopt;
+    if (w.shape == WriteShape::ClearsDirty) return b->dirty ? std::optional(WriteReading{std::nullopt, b->dirty, at_ms}) : std::nullopt;
+    return b->value ? std::optional(WriteReading{b->value, std::nullopt, at_ms}) : std::nullopt;
+}
+
+}  // namespace
+
+void Tool::remember_step(const StepReport& rep, const std::optional<WriteReading>& before) {
+    const Request& r = rep.request;
+    SentStep sent{r, before, desktop_.now_ms()};
+    if (!sent.before) {
+        if (const auto w = declared_write(r)) sent.before = before_from_evidence(rep, *w, desktop_.now_ms());
+    }
+    sent_.insert_or_assign(r.step, std::move(sent));
+    while (sent_.size() > sent_steps_max) sent_.erase(sent_.begin());  // the oldest correlation ids first
+}
+
+std::optional<BoundaryObservation> Tool::boundary_phase(const Request& r) {
+    if (!r.depends_on || config_.mutation == Mutation::SkipBoundaryObservation) return std::nullopt;
+    const auto dep = static_cast<std::int32_t>(*r.depends_on);
+    BoundaryObservation obs;
+    obs.dependency = *r.depends_on;
+    const auto it = sent_.find(dep);
+    if (it != sent_.end()) obs.writes = declared_write(it->second.request);
+    const ObservationContract contract = boundary_contract();
+    if (!obs.writes) {
+        // Never sent, or nothing declared to read: no target, no state (rule 1: needs_evidence).
+        obs.snapshot.correlation_id = "step-" + std::to_string(dep);
+        obs.snapshot.source = "boundary_read";
+        const ObservedAction action{*obs.snapshot.correlation_id, "", std::string(boundary_state_done)};
+        obs.judgement = assess_observation_snapshot({action, contract, obs.snapshot, nullptr});
+        return obs;
+    }
+    const SentStep& sent = it->second;
+    obs.before = sent.before;
+    // D-3 (`current`): wait until the earlier step's effects are due, so the read can be fresh.
+    const auto bound = desktop_.declared_latency_ms(sent.request.target);
+    if (rules_.settles && bound) {
+        const TimeMs wait = std::min(sent.ended_ms + *bound - desktop_.now_ms(), config_.quiesce_ms_max);
+        if (wait > 0) desktop_.wait_ms(wait);
+    }
+    const WriteReading after = read_written(sent.request.target, *obs.writes);  // the one boundary read
+    obs.after = after;
+    // `published` trusts one immediate read (D-3, as write_once); `current` only a read past the bound.
+    obs.settled = !rules_.settles || (bound && after.at_ms - sent.ended_ms >= *bound);
+    obs.outcome = classify_declared(*obs.writes, obs.before, after, obs.settled);
+    const ObservedAction action = boundary_action(obs.dependency, *obs.writes, sent.request.target);
+    obs.snapshot = boundary_snapshot(action, *obs.writes, after, obs.settled, obs.outcome);
+    if (obs.before) obs.previous = boundary_previous(action, *obs.writes, *obs.before);
+    obs.judgement = assess_observation_snapshot({action, contract, obs.snapshot, obs.previous ? &*obs.previous : nullptr});
+    return obs;
+}
+
+bool Tool::proceeds_past(const BoundaryObservation& b) const {
+    if (b.proceeds()) return true;
+    return config_.mutation == Mutation::ProceedOnNeedsEvidence && b.judgement.outcome == ObservationOutcome::NeedsEvidence;
+}
+
+Error boundary_escalation(const BoundaryObservation& b) {
+    return Error{ErrorKind::Escalate, "step " + std::to_string(b.dependency) + " observed once: " +
+                                          std::string(to_string(b.judgement.outcome)) + " (" + b.judgement.reason +
+                                          "); the step that depends on it is not run and nothing is re-sent"};
+}
+
+}  // namespace deskcheck

@@ -1,0 +1,141 @@
+// dependent_step_only_after_observed (SPEC B-3, O-4, W-4): a step that depends on an earlier one
+// is sent only when the tool observed the earlier step's effect, and that effect had really
+// happened. Decided from the scenario and the ground truth: what the earlier step writes is read
+// off the scenario (a post's feed, a submit's status line, the typed field, the window's unsaved
+// marker), never from the tool's declaration; the tool's boundary report is a claim held against
+// the reads the desktop served.
+#include <algorithm>
+#include <string>
+
+#include "properties/checks.h"
+
+namespace deskcheck::props {
+namespace {
+
+constexpr std::string_view name = "dependent_step_only_after_observed";
+
+const sim::Control* control_of(const sim::Scenario& s, std::optional<ElementId> id) {
+    if (!id) return nullptr;
+    for (const auto& w : s.windows) {
+        for (const auto& c : w.controls) {
+            if (c.id == *id) return &c;
+        }
+    }
+    return nullptr;
+}
+
+// The effect kinds that show a step's write landed (from the scenario alone); empty: any effect of it.
+struct Written {
+    std::vector<sim::EffectKind> kinds;
+    std::optional<ElementId> element;  // where it shows (a feed, the field); nullopt: the window's marker
+    std::string text;                  // Type: the text the value must contain
+};
+
+Written written_by(const sim::Scenario& s, const sim::Step& step) {
+    Written w;
+    const sim::Control* c = control_of(s, step.control);
+    if (step.kind == sim::StepKind::Click && c != nullptr &&
+        (c->kind == sim::ControlKind::PostButton || c->kind == sim::ControlKind::SubmitButton)) {
+        if (c->feed != 0) {
+            w.kinds = {sim::EffectKind::CommentShown};
+            w.element = c->feed;
+        } else {
+            w.kinds = {c->kind == sim::ControlKind::PostButton ? sim::EffectKind::CommentPosted : sim::EffectKind::FormSubmitted};
+        }
+        return w;
+    }
+    if (step.kind == sim::StepKind::Hotkey && step.keys == "ctrl+s") {
+        w.kinds = {sim::EffectKind::Saved};
+        return w;
+    }
+    if (step.kind == sim::StepKind::Type && step.control) {
+        w.kinds = {sim::EffectKind::ValueChanged};
+        w.element = step.control;
+        w.text = step.text;
+    }
+    return w;
+}
+
+// The first attempt to send step k, as an index into truth.attempts.
+std::optional<std::size_t> first_attempt(const sim::GroundTruth& truth, std::uint32_t k) {
+    for (std::size_t i = 0; i < truth.attempts.size(); ++i) {
+        if (truth.attempts[i].step == static_cast<std::int32_t>(k)) return i;
+    }
+    return std::nullopt;
+}
+
+// Whether an effect of step d that shows its write had landed by `t`.
+bool write_landed_by(const sim::GroundTruth& truth, std::uint32_t d, const Written& w, TimeMs t) {
+    return std::any_of(truth.effects.begin(), truth.effects.end(), [&](const sim::Effect& e) {
+        if (e.step != static_cast<std::int32_t>(d) || e.at_ms > t || e.by != "tool") return false;
+        if (w.kinds.empty()) return true;
+        if (std::find(w.kinds.begin(), w.kinds.end(), e.kind) == w.kinds.end()) return false;
+        if (e.kind == sim::EffectKind::ValueChanged) return e.element == *w.element && e.detail.find(w.text) != std::string::npos;
+        return true;
+    });
+}
+
+const StepReport* report_of(const RunResult& run, std::uint32_t k) {
+    for (const auto& s : run.steps) {
+        if (s.index == k) return &s;  // the first report of the step (a retry comes later)
+    }
+    return nullptr;
+}
+
+// P-1: the boundary's reading is what the desktop served at that moment on some read.
+std::optional<std::string> reading_not_served(const sim::GroundTruth& truth, const BoundaryObservation& b) {
+    if (!b.after) return std::nullopt;
+    const WriteReading& r = *b.after;
+    const bool dirty = b.writes && b.writes->shape == WriteShape::ClearsDirty;
+    const std::optional<std::string> claimed = dirty ? (r.dirty ? std::optional<std::string>(*r.dirty ? "true" : "false") : std::nullopt)
+                                                     : r.value;
+    if (!claimed) return std::nullopt;  // unreadable claims nothing to check against
+    const bool served = std::any_of(truth.reads.begin(), truth.reads.end(), [&](const sim::Read& read) {
+        return read.at_ms == r.at_ms && read.field == (dirty ? "dirty" : "value") && read.returned == claimed;
+    });
+    if (served) return std::nullopt;
+    return "reports a boundary reading " + *claimed + " at t=" + std::to_string(r.at_ms) + " that no read served (P-1)";
+}
+
+}  // namespace
+
+CheckResult dependent_step_only_after_observed(const sim::Scenario& scenario, const RunResult& run) {
+    const auto& truth = run.truth();
+    std::uint32_t judged = 0;
+    for (std::uint32_t k = 0; k < scenario.steps.size(); ++k) {
+        const sim::Step& step = scenario.steps[k];
+        if (!step.depends_on || *step.depends_on >= k) continue;
+        const std::uint32_t d = *step.depends_on;
+        const StepReport* rep = report_of(run, k);
+        if (rep != nullptr && rep->dependency) {
+            if (auto bad = reading_not_served(truth, *rep->dependency)) {
+                return CheckResult::violated(std::string(name), k, "step " + std::to_string(k) + " " + *bad);
+            }
+        }
+        ++judged;
+        const auto a = first_attempt(truth, k);
+        if (!a) continue;  // not sent: nothing to prove
+        const TimeMs t = truth.attempts[*a].at_ms;
+        const std::string which = "step " + std::to_string(k) + " (depends on step " + std::to_string(d) + ")";
+        if (rep == nullptr || !rep->dependency) {
+            return CheckResult::violated(std::string(name), k,
+                                         which + " was sent at t=" + std::to_string(t) + " with no observation of step " +
+                                             std::to_string(d) + " (B-3)");
+        }
+        const ObservationOutcome o = rep->dependency->judgement.outcome;
+        if (o != ObservationOutcome::Observed) {
+            return CheckResult::violated(std::string(name), k,
+                                         which + " was sent at t=" + std::to_string(t) + " although its observation said " +
+                                             std::string(to_string(o)) + " (" + rep->dependency->judgement.reason + ", O-4)");
+        }
+        const Written w = written_by(scenario, scenario.steps[d]);
+        if (!write_landed_by(truth, d, w, t)) {
+            return CheckResult::violated(std::string(name), k,
+                                         which + " was sent at t=" + std::to_string(t) + " on an observation of step " +
+                                             std::to_string(d) + "'s effect, but that effect had not happened by then (O-4)");
+        }
+    }
+    return CheckResult::holds(judged);
+}
+
+}  // namespace deskcheck::props
