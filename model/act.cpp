@@ -164,10 +164,9 @@ Snapshot Tool::settle(WindowId w, ElementId e, const ActionFacts& facts, const S
 }
 
 StepReport Tool::run_step(const Request& r, Hold* hold) {
-    const std::optional<WriteReading> before = r.writes ? std::optional(read_written(r.target, *r.writes)) : std::nullopt;  // W-4
     if (observer_ != nullptr) observer_->step_begins(r);
     StepReport rep = run_step_inner(r, hold);
-    remember_step(rep, before);
+    remember_step(rep);
     if (observer_ != nullptr) observer_->step_ends(rep);
     return rep;
 }
@@ -231,6 +230,8 @@ StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
     if (rep.dependency && observer_ != nullptr) observer_->boundary_observed(r, *rep.dependency);
     if (rep.dependency && !proceeds_past(*rep.dependency)) return fail(boundary_escalation(*rep.dependency));
     if (rules_.settles) quiesce(r.target);
+    // W-4: `before = read` of what the step declares it writes, once earlier effects have landed.
+    if (r.writes) rep.write_before = read_written(r.target, *r.writes);
     rep.facts = detail::facts_of(r, t.node);
     rep.kind = rep.facts.kind;
     if (t.node != nullptr) rep.element = t.node->id;

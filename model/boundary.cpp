@@ -52,11 +52,13 @@ WriteOutcome classify_declared(const WriteDeclaration& writes, const std::option
         case WriteShape::AppendsText:
             return classify_write(before ? before->value : std::nullopt, after.value, writes.text, settled, ran, not_run);
         case WriteShape::ContainsText:
-            if (!after.value) return WriteOutcome::Unknown;
+            // Without a reading before the step, text already there cannot be told from text typed.
+            if (!after.value || !before || !before->value) return WriteOutcome::Unknown;
             if (after.value->find(writes.text) != std::string::npos) return WriteOutcome::Done;
             return settled ? WriteOutcome::NotDone : WriteOutcome::Unknown;
         case WriteShape::ClearsDirty:
-            if (!after.dirty) return WriteOutcome::Unknown;
+            // Without a reading before the save, a marker that was never set cannot be told from a save.
+            if (!after.dirty || !before || !before->dirty) return WriteOutcome::Unknown;
             if (!*after.dirty) return WriteOutcome::Done;
             return settled ? WriteOutcome::NotDone : WriteOutcome::Unknown;
     }
@@ -148,9 +150,9 @@ std::optional<WriteReading> before_from_evidence(const StepReport& rep, const Wr
 
 }  // namespace
 
-void Tool::remember_step(const StepReport& rep, const std::optional<WriteReading>& before) {
+void Tool::remember_step(const StepReport& rep) {
     const Request& r = rep.request;
-    SentStep sent{r, before, desktop_.now_ms()};
+    SentStep sent{r, rep.write_before, desktop_.now_ms()};
     if (!sent.before) {
         if (const auto w = declared_write(r)) sent.before = before_from_evidence(rep, *w, desktop_.now_ms());
     }

@@ -92,6 +92,8 @@ struct StepReport {
     std::optional<std::string> focused_ref;  // E-3: the focused element after the action
     // B-3, O-4: the boundary observation made before this step, when it depends on an earlier one.
     std::optional<BoundaryObservation> dependency;
+    // W-4: the reading of the write the step declared (Request::writes), taken before it was sent.
+    std::optional<WriteReading> write_before;
 };
 
 struct BatchReport {
@@ -167,7 +169,7 @@ private:
     WriteReading read_written(WindowId window, const WriteDeclaration& writes);
     std::optional<BoundaryObservation> boundary_phase(const Request& r);
     bool proceeds_past(const BoundaryObservation& b) const;
-    void remember_step(const StepReport& rep, const std::optional<WriteReading>& before);
+    void remember_step(const StepReport& rep);
     void quiesce(WindowId w);
 
     Desktop& desktop_;

@@ -75,6 +75,20 @@ bool write_landed_by(const sim::GroundTruth& truth, std::uint32_t d, const Writt
     });
 }
 
+// Ground-truth diagnosis of an observation that saw someone else's write: an effect like the one
+// step d writes, on the same element, by another step or actor, landed after d was sent and by `t`.
+std::string whose_write_was_seen(const sim::GroundTruth& truth, std::uint32_t d, const Written& w, TimeMs d_began, TimeMs t) {
+    for (const auto& e : truth.effects) {
+        if (e.step == static_cast<std::int32_t>(d) || e.at_ms < d_began || e.at_ms > t) continue;
+        if (!w.kinds.empty() && std::find(w.kinds.begin(), w.kinds.end(), e.kind) == w.kinds.end()) continue;
+        if (w.element && e.element != *w.element) continue;
+        const std::string who = e.step >= 0 ? "step " + std::to_string(e.step) + "'s" : "the " + e.by + "'s";
+        return "; what it saw was " + who + " " + std::string(sim::to_string(e.kind)) + " landing at t=" + std::to_string(e.at_ms) +
+               ", after step " + std::to_string(d) + " began: its reading before that step was taken while an earlier effect was still due (D-3)";
+    }
+    return "";
+}
+
 const StepReport* report_of(const RunResult& run, std::uint32_t k) {
     for (const auto& s : run.steps) {
         if (s.index == k) return &s;  // the first report of the step (a retry comes later)
@@ -130,9 +144,12 @@ CheckResult dependent_step_only_after_observed(const sim::Scenario& scenario, co
         }
         const Written w = written_by(scenario, scenario.steps[d]);
         if (!write_landed_by(truth, d, w, t)) {
+            // From when step d began (the harness's clock, not the tool's report): its reading before.
+            const auto began = std::find_if(run.timings.begin(), run.timings.end(), [&](const StepTiming& st) { return st.step == d; });
+            const std::string seen = began != run.timings.end() ? whose_write_was_seen(truth, d, w, began->began_ms, t) : "";
             return CheckResult::violated(std::string(name), k,
                                          which + " was sent at t=" + std::to_string(t) + " on an observation of step " +
-                                             std::to_string(d) + "'s effect, but that effect had not happened by then (O-4)");
+                                             std::to_string(d) + "'s effect, but that effect had not happened by then (O-4)" + seen);
         }
     }
     return CheckResult::holds(judged);
