@@ -147,8 +147,9 @@ ObservationSnapshot draw_snapshot(sim::Prng& rng, const ObservedAction& action) 
     s.correlation_id = rng.below(4) != 0 ? std::optional(action.correlation_id) : draw_field(rng, correlations);
     s.target = rng.below(4) != 0 ? std::optional(action.target) : draw_field(rng, targets);
     s.state = rng.chance(500) ? std::optional(action.expected_state) : draw_field(rng, states);
-    s.evidence_status = draw_field(rng, evidence);
-    s.freshness = draw_field(rng, freshness);
+    // Half the time the one value that passes (rules 4 and 5), so the later rules are reached often.
+    s.evidence_status = rng.chance(500) ? std::optional<std::string>("observed") : draw_field(rng, evidence);
+    s.freshness = rng.chance(500) ? std::optional<std::string>("fresh") : draw_field(rng, freshness);
     s.fingerprint = draw_field(rng, fingerprints);
     s.effect_status = rng.chance(500) ? std::nullopt : draw_field(rng, effects);
     return s;
@@ -187,7 +188,7 @@ ObservationCase seed_case() {
     return c;
 }
 
-std::string show(const std::optional<std::string>& v) { return v ? "\"" + *v + "\"" : "-"; }
+std::string show(const std::optional<std::string>& v) { return v ? "\"" + *v + "\"" : "not carried"; }
 
 std::string show_snapshot(const ObservationSnapshot& s) {
     std::string out = "{";

@@ -8,8 +8,8 @@
 // A mutant is a value (`MutatedObservationRules` owns its rows); nothing is rebuilt.
 //
 // Equivalence: a mutant that judges every case of the catalogue — seed 004's twelve-case matrix and
-// the generated cases of the run — exactly like the original (outcome, reason, order, rows passed,
-// missing fields) is equivalent. A mutant is killed by a check the original does not violate on
+// the generated cases of the run — exactly like the original (the same outcome, reason, order and
+// missing fields; the rows passed are the table's trace, not its decision) is equivalent. A mutant is killed by a check the original does not violate on
 // the same case.
 #pragma once
 
