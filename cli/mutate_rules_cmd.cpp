@@ -122,7 +122,7 @@ void judge_all(SetReport& r, const std::vector<std::size_t>& work, const MutateS
 }
 
 // Copies each repeated move's outcome from its first listing and counts the distinct ones.
-void finish(SetReport& r, const MutateSettings& s, std::chrono::steady_clock::time_point started) {
+void finish(SetReport& r, std::chrono::steady_clock::time_point started) {
     for (auto& m : r.mutants) {
         if (!m.selected) continue;
         if (m.same_as) {
@@ -141,10 +141,6 @@ void finish(SetReport& r, const MutateSettings& s, std::chrono::steady_clock::ti
         if (m.outcome == MutantOutcome::Equivalent) ++r.equivalent;
         if (m.outcome == MutantOutcome::NotRun) ++r.not_run;
     }
-    std::size_t count = 0;
-    for (const auto& m : r.mutants) count += m.selected ? 1 : 0;
-    (void)s;
-    (void)count;
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 }
 
@@ -252,7 +248,7 @@ SetReport mutate_verdict_set(const RuleSet& rules, const MutateSettings& s) {
             judge_verdict_mutant(m, mutations[index], rules, catalogue, situations, *original, campaign, s);
         };
     });
-    finish(r, s, started);
+    finish(r, started);
     return r;
 }
 
@@ -358,7 +354,7 @@ SetReport mutate_observation_set(const MutateSettings& s) {
             }
         };
     });
-    finish(r, s, started);
+    finish(r, started);
     return r;
 }
 
