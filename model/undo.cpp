@@ -49,19 +49,19 @@ std::vector<std::size_t> UndoPolicy::undo_order(std::size_t count) const {
 }
 
 std::size_t TaskReport::executed() const {
-    return static_cast<std::size_t>(std::count_if(steps.begin(), steps.end(), [](const StepReport& s) { return s.journaled; }));
+    return static_cast<std::size_t>(std::count_if(steps.begin(), steps.end(), [](const UndoStepReport& s) { return s.journaled; }));
 }
 std::size_t TaskReport::restored() const {
     return static_cast<std::size_t>(
-        std::count_if(steps.begin(), steps.end(), [](const StepReport& s) { return s.undo == UndoState::Restored; }));
+        std::count_if(steps.begin(), steps.end(), [](const UndoStepReport& s) { return s.undo == UndoState::Restored; }));
 }
 std::size_t TaskReport::undo_failed() const {
     return static_cast<std::size_t>(
-        std::count_if(steps.begin(), steps.end(), [](const StepReport& s) { return s.undo == UndoState::Failed; }));
+        std::count_if(steps.begin(), steps.end(), [](const UndoStepReport& s) { return s.undo == UndoState::Failed; }));
 }
 std::size_t TaskReport::not_undoable() const {
     return static_cast<std::size_t>(
-        std::count_if(steps.begin(), steps.end(), [](const StepReport& s) { return s.undo == UndoState::NotUndoable; }));
+        std::count_if(steps.begin(), steps.end(), [](const UndoStepReport& s) { return s.undo == UndoState::NotUndoable; }));
 }
 
 UndoTool::UndoTool(UndoPorts ports, const UndoPolicy* policy)
@@ -109,7 +109,7 @@ TaskReport UndoTool::run(const Task& task, const PostCheck& post_check) {
     TaskReport report;
     report.task_id = task.id;
     for (std::uint32_t i = 0; i < task.steps.size(); ++i) {
-        StepReport sr;
+        UndoStepReport sr;
         sr.step = i + 1;
         sr.op = task.steps[i].op;
         report.steps.push_back(sr);
@@ -133,7 +133,7 @@ TaskReport UndoTool::run(const Task& task, const PostCheck& post_check) {
     std::vector<JournalEntry> intents;
     for (std::uint32_t i = 0; i < task.steps.size(); ++i) {
         const std::uint32_t id = i + 1;
-        StepReport& sr = report.steps[i];
+        UndoStepReport& sr = report.steps[i];
         Before before;
         Outcome o = capture(task.steps[i], before);
         if (o.ok) {
@@ -176,7 +176,7 @@ TaskReport UndoTool::undo(const std::string& task_id) {
     std::vector<JournalEntry> intents = std::move(it->second);
     finished_.erase(it);
     for (const JournalEntry& e : intents) {
-        StepReport sr;
+        UndoStepReport sr;
         sr.step = e.step;
         sr.op = e.op;
         sr.state = StepState::Done;
@@ -197,7 +197,7 @@ void UndoTool::rollback(std::vector<JournalEntry> intents, TaskReport& report) {
         assert(index < intents.size());
         const JournalEntry& intent = intents[index];
         auto sr = std::find_if(report.steps.begin(), report.steps.end(),
-                               [&](const StepReport& s) { return s.step == intent.step; });
+                               [&](const UndoStepReport& s) { return s.step == intent.step; });
         assert(sr != report.steps.end());
         JournalEntry line{intent.task, intent.step, intent.op, JournalStatus::Undone, std::nullopt, ""};
         if (intent.before && intent.before->irreversible) {

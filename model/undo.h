@@ -58,7 +58,7 @@ enum class UndoState : std::uint8_t { None, Restored, Failed, NotUndoable };
 std::string_view to_string(StepState s);
 std::string_view to_string(UndoState s);
 
-struct StepReport {
+struct UndoStepReport {
     std::uint32_t step = 0;
     StepOp op = StepOp::FileWrite;
     StepState state = StepState::NotRun;
@@ -74,7 +74,7 @@ struct TaskReport {
     bool refused = false;   // refused before acting
     std::optional<std::uint32_t> failed_step;
     std::string error;      // why it failed / was refused / could not be undone
-    std::vector<StepReport> steps;  // one per step of the task, in order
+    std::vector<UndoStepReport> steps;  // one per step of the task, in order
     // Steps that may have changed something (their intent line was written).
     std::size_t executed() const;
     std::size_t restored() const;    // undone and restored

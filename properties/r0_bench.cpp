@@ -16,7 +16,7 @@ ApplyReport from_task_report(const TaskReport& t) {
     r.refused = t.refused;
     r.executed = t.executed();
     r.rolled_back = t.restored();
-    for (const StepReport& s : t.steps) {
+    for (const UndoStepReport& s : t.steps) {
         if (s.undo == UndoState::Restored) r.restored_steps.push_back(s.step);
         if (s.undo == UndoState::Failed) r.undo_failed_steps.push_back(s.step);
         if (s.undo == UndoState::NotUndoable) r.not_undoable_steps.push_back(s.step);
@@ -148,7 +148,7 @@ R0Row make_row(const sim::R0Fixture& f, RowKind kind, std::optional<std::uint32_
     row.judgement = judge_r0_run(run);
     if (kind != RowKind::Normal && !at_stake(run) && !run.report.refused) {
         row.applicable = false;
-        row.note = "n/a: nothing at stake (no change but folders another program's file needs)";
+        row.note = "n/a: nothing changed before the failure (but folders another program needs)";
     }
     return row;
 }
@@ -207,6 +207,9 @@ void bench_fixture(const std::string& name, const sim::R0Fixture& f, const UndoP
     auto adapter = make_adapter(name, policy);
     const R0Run run = run_normal_then_undo(*adapter, f);
     R0Row row = make_row(f, RowKind::Normal, std::nullopt, std::nullopt, run);
+    std::size_t invokes = 0;
+    for (std::size_t i = 0; i < f.steps.size(); ++i) invokes += not_undoable(f, i) ? 1 : 0;
+    row.has_irreversible = invokes > 0;
     bool can_finish = true;
     for (std::size_t i = 0; i < f.steps.size(); ++i) can_finish = can_finish && reference_before(f.initial, f.steps, i).has_value();
     if (!run.normal_finished) {
@@ -216,8 +219,6 @@ void bench_fixture(const std::string& name, const sim::R0Fixture& f, const UndoP
         out.rows.push_back(std::move(row));
         return;
     }
-    std::size_t invokes = 0;
-    for (std::size_t i = 0; i < f.steps.size(); ++i) invokes += not_undoable(f, i) ? 1 : 0;
     row.pass = row.judgement.all() && run.report.not_undoable_steps.size() == invokes;
     if (invokes > 0) row.note = row.pass ? "not undoable (allowed), said so" : "a step that cannot be undone was not declared";
     out.rows.push_back(std::move(row));
@@ -286,7 +287,7 @@ R0BenchResult run_r0_bench(const std::string& adapter, const std::vector<sim::R0
             count(out.figures.traceability, row.judgement.traceability);
         } else if (row.kind == RowKind::UndoFault) {
             count(out.figures.undo_failure_reported, row.pass);
-        } else if (row.note.empty()) {
+        } else if (!row.has_irreversible) {
             count(out.figures.normal_undo, row.pass);
         } else {
             count(out.figures.irreversible_reported, row.pass);

@@ -43,6 +43,7 @@ struct R0Row {
     R0Judgement judgement;
     std::string note;  // normal path: "irreversible: not undoable, said so"
     bool pass = false;
+    bool has_irreversible = false;  // normal path: the fixture has a step that cannot be undone
     // false (not counted): a normal path that cannot finish here; a failure row where the run
     // neither refused nor changed anything before the failure (nothing was at stake)
     bool applicable = true;
