@@ -99,7 +99,7 @@ void print_bench(const r0::R0BenchResult& b, std::size_t fixtures, std::size_t g
     for (const auto& r : b.rows) {
         std::string note = r.note;
         if (r.refused && note.empty()) note = "refused before acting";
-        if (!r.judgement.why.empty() && !r.pass) note += (note.empty() ? "" : "; ") + r.judgement.why.front();
+        if (!r.judgement.why.empty() && !r.pass && r.applicable) note += (note.empty() ? "" : "; ") + r.judgement.why.front();
         std::string residue = r.applicable ? mark(r.judgement.residue) : "n/a";
         if (r.kind == r0::RowKind::UndoFault && !r.judgement.residue) residue = r.pass ? "left, reported" : "left, NOT reported";
         std::cout << "| " << r.fixture << " | " << r.point << " | " << residue << " | "

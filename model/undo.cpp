@@ -190,7 +190,40 @@ TaskReport UndoTool::undo(const std::string& task_id) {
     return report;
 }
 
+namespace {
+
+// What a step's undo reads and writes, as keys ("file:PATH", "value:W/E", "geometry:W").
+std::vector<std::string> undo_keys(const JournalEntry& intent) {
+    const Before& b = *intent.before;
+    switch (intent.op) {
+        case StepOp::UiType: return {"value:" + std::to_string(b.window) + "/" + std::to_string(b.element)};
+        case StepOp::UiMove: return {"geometry:" + std::to_string(b.window)};
+        case StepOp::UiInvoke: return {};
+        default: break;
+    }
+    std::vector<std::string> keys{"file:" + b.path};
+    if (intent.op == StepOp::FileMove) keys.push_back("file:" + b.to);
+    for (const std::string& f : b.created_folders) keys.push_back("file:" + f);
+    return keys;
+}
+
+// Two keys overlap when equal, or when one file path lies inside the other.
+bool overlaps(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+    for (const std::string& x : a) {
+        for (const std::string& y : b) {
+            if (x == y || y.rfind(x + "/", 0) == 0 || x.rfind(y + "/", 0) == 0) return true;
+        }
+    }
+    return false;
+}
+
+}  // namespace
+
+// Undoes the applied steps in the policy's order. After an undo fails, an undo that touches what
+// the failed one should have restored is not attempted (its state is not what it journaled) and is
+// reported failed as well: never "restored" on top of a state nobody knows.
 void UndoTool::rollback(std::vector<JournalEntry> intents, TaskReport& report) {
+    std::vector<std::string> failed_keys;
     const std::vector<std::size_t> order = policy_->undo_order(intents.size());
     rollback_had_failure_ = false;
     for (const std::size_t index : order) {
@@ -204,9 +237,16 @@ void UndoTool::rollback(std::vector<JournalEntry> intents, TaskReport& report) {
             sr->undo = UndoState::NotUndoable;
             line.status = JournalStatus::NotUndoable;
             line.error = "irreversible";
+        } else if (const std::vector<std::string> keys = undo_keys(intent); overlaps(keys, failed_keys)) {
+            sr->undo = UndoState::Failed;
+            sr->undo_error = "not undone: it depends on a step whose undo failed";
+            failed_keys.insert(failed_keys.end(), keys.begin(), keys.end());
+            line.status = JournalStatus::UndoFailed;
+            line.error = sr->undo_error;
         } else if (const Outcome o = undo_one(intent); o.ok) {
             sr->undo = UndoState::Restored;
         } else {
+            failed_keys.insert(failed_keys.end(), keys.begin(), keys.end());
             sr->undo = UndoState::Failed;
             sr->undo_error = o.error;
             rollback_had_failure_ = true;
