@@ -1,0 +1,204 @@
+// deskcheck r0 [--json] [--adapter deskcheck|naive] [--fixtures DIR] [--generated N] [--seed S]
+//              [--policy P]
+// deskcheck r0 campaign [--cases N] [--seed S] [--policy P] [--json]
+//
+// R0 (seed 002, SPEC R-1..R-7): what a failed run leaves behind. For every fixture (the files of
+// DIR, then N generated ones) and every failure point — a failed post-check at each step, a fault
+// at each operation, an undo that itself fails — one row; then the figures. Exit 0 when every
+// figure is 100 %, 1 otherwise (the naive adapter must give 1: R-5), 2 on bad usage or a bad
+// fixture file (one line naming the file and the JSON path).
+#include <algorithm>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "cli/files.h"
+#include "properties/r0_bench.h"
+#include "properties/r0_campaign.h"
+#include "properties/r0_policies.h"
+#include "sim/r0_fixture_json.h"
+
+namespace deskcheck::cli {
+namespace {
+
+using Json = nlohmann::ordered_json;
+constexpr std::size_t fixture_files_max = 256;
+constexpr std::uint64_t generated_max = 1000;
+constexpr std::uint64_t default_generated = 8;
+constexpr std::uint64_t default_cases = 100'000;
+constexpr std::uint64_t cases_max = 100'000'000;
+
+std::string percent(const r0::Ratio& r) {
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(1) << (r.of == 0 ? 100.0 : 100.0 * static_cast<double>(r.ok) / static_cast<double>(r.of)) << "%";
+    return s.str();
+}
+
+std::string kind_name(r0::RowKind k) {
+    switch (k) {
+        case r0::RowKind::Step: return "step";
+        case r0::RowKind::Operation: return "operation";
+        case r0::RowKind::UndoFault: return "undo_fault";
+        case r0::RowKind::Normal: return "normal";
+    }
+    return "?";
+}
+
+// The fixture files of `dir`, sorted by name; an error names the file.
+std::optional<std::string> load_fixtures(const std::filesystem::path& dir, std::vector<sim::R0Fixture>& out) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec)) return dir.string() + ": no such folder (run from the checkout, or pass --fixtures DIR)";
+    std::vector<std::filesystem::path> files;
+    for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+        if (e.path().extension() == ".json") files.push_back(e.path());
+        if (files.size() > fixture_files_max) return dir.string() + ": more than " + std::to_string(fixture_files_max) + " fixture files";
+    }
+    if (ec) return dir.string() + ": cannot list it: " + ec.message();
+    std::sort(files.begin(), files.end());
+    if (files.empty()) return dir.string() + ": no *.json fixture in it";
+    for (const auto& file : files) {
+        auto text = read_input_file(file, sim::r0_fixture_bytes_max);
+        if (auto* err = std::get_if<FileError>(&text)) return err->message;
+        const auto decoded = sim::r0_fixture_from_text(std::get<std::string>(text));
+        if (!decoded.fixture) return file.string() + ": " + decoded.error;
+        out.push_back(*decoded.fixture);
+    }
+    return std::nullopt;
+}
+
+Json ratio_json(const r0::Ratio& r) { return Json{{"ok", r.ok}, {"of", r.of}, {"percent", percent(r)}}; }
+
+Json bench_json(const r0::R0BenchResult& b) {
+    Json rows = Json::array();
+    for (const auto& r : b.rows) {
+        rows.push_back(Json{{"fixture", r.fixture}, {"kind", kind_name(r.kind)}, {"point", r.point},
+                            {"residue", r.judgement.residue}, {"rollback", r.judgement.rollback},
+                            {"traceability", r.judgement.traceability}, {"honest", r.judgement.honest},
+                            {"executed", r.executed}, {"rolled_back", r.rolled_back}, {"refused", r.refused},
+                            {"applicable", r.applicable}, {"pass", r.pass}, {"note", r.note}, {"why", r.judgement.why}});
+    }
+    const auto& f = b.figures;
+    return Json{{"adapter", b.adapter}, {"rows", rows},
+                {"figures", {{"residue", ratio_json(f.residue)}, {"rollback", ratio_json(f.rollback)},
+                             {"traceability", ratio_json(f.traceability)}, {"normal_undo", ratio_json(f.normal_undo)},
+                             {"irreversible_reported", ratio_json(f.irreversible_reported)},
+                             {"undo_failure_reported", ratio_json(f.undo_failure_reported)}}},
+                {"pass", f.all_full()}};
+}
+
+std::string mark(bool b) { return b ? "ok" : "FAIL"; }
+
+void print_bench(const r0::R0BenchResult& b, std::size_t fixtures, std::size_t generated, std::uint64_t seed) {
+    std::cout << "R0: what a failed run leaves behind (adapter " << b.adapter << "; " << fixtures << " fixture files + "
+              << generated << " generated, seed " << seed << ")\n\n";
+    std::cout << "| fixture | failure point | residue | undone/executed | journal | note |\n";
+    for (const auto& r : b.rows) {
+        std::string note = r.note;
+        if (r.refused && note.empty()) note = "refused before acting";
+        if (!r.judgement.why.empty() && !r.pass && r.applicable) note += (note.empty() ? "" : "; ") + r.judgement.why.front();
+        std::string residue = r.applicable ? mark(r.judgement.residue) : "n/a";
+        if (r.kind == r0::RowKind::UndoFault && !r.judgement.residue) residue = r.pass ? "left, reported" : "left, NOT reported";
+        std::cout << "| " << r.fixture << " | " << r.point << " | " << residue << " | "
+                  << r.rolled_back << "/" << r.executed << " | " << (r.applicable ? mark(r.judgement.traceability) : "n/a") << " | "
+                  << printable(note) << " |\n";
+    }
+    const auto& f = b.figures;
+    std::cout << "\nR0-residue        " << percent(f.residue) << " (" << f.residue.of << " failure injections)\n";
+    std::cout << "R0-rollback       " << percent(f.rollback) << "\n";
+    std::cout << "R0-traceability   " << percent(f.traceability) << " (every journal line: task, step, operation, before-state)\n";
+    std::cout << "normal path + undo restored byte for byte: " << f.normal_undo.ok << "/" << f.normal_undo.of << "\n";
+    std::cout << "steps that cannot be undone, allowed, declared so by the undo: " << f.irreversible_reported.ok << "/"
+              << f.irreversible_reported.of << "\n";
+    std::cout << "undos that themselves failed, reported as failed: " << f.undo_failure_reported.ok << "/"
+              << f.undo_failure_reported.of << "\n";
+    std::cout << (f.all_full() ? "pass: every figure is 100%\n" : "FAIL: a figure is below 100%\n");
+}
+
+int cmd_r0_campaign(const Argv& argv) {
+    Args args("r0 campaign", argv, {"--json", "--help"}, {"--cases", "--seed", "--policy"});
+    if (args.flag("--help")) {
+        std::cout << "usage: deskcheck r0 campaign [--cases N] [--seed S] [--policy P] [--json]\n"
+                     "  failure_leaves_nothing over N generated fixtures (default 100000, seed 1), each with a failure\n"
+                     "  at a generated step or operation; stops at the first violation and shrinks it.\n"
+                     "  --policy: current (the tool), or a wrong undo the check must catch: null-as-empty,\n"
+                     "  forget-folders, skip-failed-line, wrong-order. Exit 0 none, 1 a violation, 2 bad usage.\n";
+        return exit_ok;
+    }
+    const auto cases = args.number("--cases");
+    const auto seed = args.number("--seed");
+    const std::string policy_name = args.option("--policy").value_or("current");
+    if (args.ok() && cases && (*cases == 0 || *cases > cases_max)) args.fail("--cases must be 1.." + std::to_string(cases_max));
+    if (args.ok() && !args.positional().empty()) args.fail("unexpected argument '" + args.positional().front() + "'");
+    r0::PolicyChoice policy = r0::make_policy(policy_name);
+    if (args.ok() && !policy.known) args.fail("unknown --policy '" + policy_name + "' (current, null-as-empty, forget-folders, skip-failed-line, wrong-order)");
+    if (!args.ok()) return usage_error("r0 campaign", args.error());
+    const std::uint64_t s = seed.value_or(1);
+    const std::uint64_t n = cases.value_or(default_cases);
+    if (!args.flag("--json")) std::cout << "seed " << s << ", " << n << " cases, policy " << policy_name << "\n" << std::flush;
+    const r0::R0CampaignResult r = r0::run_r0_campaign(s, n, policy.policy.get());
+    const std::string reproduce = "deskcheck r0 campaign --seed " + std::to_string(s) + " --cases " + std::to_string(n) + " --policy " + policy_name;
+    if (args.flag("--json")) {
+        Json j{{"property", "failure_leaves_nothing"}, {"seed", s}, {"cases", r.cases}, {"policy", policy_name}, {"violations", r.violations},
+               {"distribution", {{"failure_at_operation", r.at_operation}, {"with_other_programs", r.with_others},
+                                 {"with_windows", r.with_ui}, {"with_a_null_value", r.null_values}}}};
+        if (r.shrunk) {
+            j["counterexample"] = {{"violation", *r.shrunk->violation}, {"case", r0::describe_case(*r.shrunk)},
+                                   {"choices", r.shrunk->choices}, {"fixture", sim::r0_fixture_to_json(r.shrunk->fixture)},
+                                   {"reproduce", reproduce}};
+        }
+        std::cout << dump_json(j) << "\n";
+    } else {
+        std::cout << r.cases << " cases run; failure at an operation " << r.at_operation << ", other programs writing " << r.with_others
+                  << ", with windows " << r.with_ui << ", with a field holding no value " << r.null_values << "\n";
+        if (!r.shrunk) {
+            std::cout << "failure_leaves_nothing: no violation\n";
+        } else {
+            std::cout << "failure_leaves_nothing VIOLATED: " << printable(*r.shrunk->violation) << "\n"
+                      << "smallest case: " << printable(r0::describe_case(*r.shrunk)) << "\n"
+                      << dump_json(sim::r0_fixture_to_json(r.shrunk->fixture)) << "\nreproduce: " << reproduce << "\n";
+        }
+    }
+    return r.violations == 0 ? exit_ok : exit_violation;
+}
+
+}  // namespace
+
+int cmd_r0(const Argv& argv) {
+    if (!argv.empty() && argv.front() == "campaign") return cmd_r0_campaign(Argv(argv.begin() + 1, argv.end()));
+    Args args("r0", argv, {"--json", "--help"}, {"--adapter", "--fixtures", "--generated", "--seed", "--policy"});
+    if (args.flag("--help")) {
+        std::cout << "usage: deskcheck r0 [--json] [--adapter deskcheck|naive] [--fixtures DIR] [--generated N] [--seed S] [--policy P]\n"
+                     "       deskcheck r0 campaign [--cases N] [--seed S] [--policy P] [--json]\n"
+                     "  R0: after a failure injected at every step, every operation (no space, permission denied, a\n"
+                     "  partial write, a UI failure) and into the undo itself, what is left behind. Fixtures: the files\n"
+                     "  of DIR (default corpus/r0) and N generated ones (default 8, seed 1). Figures: R0-residue,\n"
+                     "  R0-rollback, R0-traceability, normal path + undo. Exit 0 all 100%, 1 any below, 2 bad usage.\n";
+        return exit_ok;
+    }
+    const std::string adapter = args.option("--adapter").value_or("deskcheck");
+    const std::string policy_name = args.option("--policy").value_or("current");
+    const auto generated = args.number("--generated");
+    const auto seed = args.number("--seed");
+    if (args.ok() && !r0::make_adapter(adapter)) args.fail("unknown --adapter '" + adapter + "' (deskcheck, naive)");
+    if (args.ok() && generated && *generated > generated_max) args.fail("--generated must be 0.." + std::to_string(generated_max));
+    if (args.ok() && !args.positional().empty()) args.fail("unexpected argument '" + args.positional().front() + "'");
+    r0::PolicyChoice policy = r0::make_policy(policy_name);
+    if (args.ok() && !policy.known) args.fail("unknown --policy '" + policy_name + "'");
+    if (args.ok() && policy.policy && adapter != "deskcheck") args.fail("--policy applies to --adapter deskcheck only");
+    if (!args.ok()) return usage_error("r0", args.error());
+    std::vector<sim::R0Fixture> fixtures;
+    if (auto err = load_fixtures(args.option("--fixtures").value_or("corpus/r0"), fixtures)) return usage_error("r0", printable(*err));
+    const std::size_t from_files = fixtures.size();
+    const std::uint64_t s = seed.value_or(1);
+    for (auto& f : r0::generated_fixtures(s, generated.value_or(default_generated))) fixtures.push_back(std::move(f));
+    const r0::R0BenchResult result = r0::run_r0_bench(adapter, fixtures, policy.policy.get());
+    if (args.flag("--json")) std::cout << dump_json(bench_json(result)) << "\n";
+    else print_bench(result, from_files, fixtures.size() - from_files, s);
+    return result.figures.all_full() ? exit_ok : exit_violation;
+}
+
+}  // namespace deskcheck::cli
