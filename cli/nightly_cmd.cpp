@@ -51,6 +51,7 @@
 #include "fuzz/scenario_bytes.h"
 #include "properties/shrink.h"
 #include "properties/campaign.h"
+#include "properties/r0_campaign.h"
 #include "sim/validate.h"
 
 namespace deskcheck::cli {
@@ -79,7 +80,10 @@ constexpr auto lock_poll = std::chrono::milliseconds(200);
 // The budget's shares, in percent: the campaign, then each fuzz target (same order as targets).
 // Each share is turned into a count of work at a nominal rate (this machine's, README "Benchmarks"):
 // the count is the night; the clock stops a part only after clock_stop_factor times its share.
-constexpr std::uint32_t campaign_share_pct = 20;
+constexpr std::uint32_t campaign_share_pct = 15;
+// R0 (failure_leaves_nothing over generated desktops, properties/r0_campaign.h): its own share.
+constexpr std::uint32_t r0_share_pct = 5;
+constexpr std::uint32_t r0_cases_per_s = 5'000;
 // mutate-rules over every rule table: cases per mutant at a nominal rate (README "Changing a verdict rule").
 constexpr std::uint32_t mutate_rules_share_pct = 10;
 constexpr std::uint32_t mutate_rules_cases_per_s = 500;
@@ -97,7 +101,7 @@ constexpr TargetShare target_shares[] = {{"fuzz_batch", 25, 1'500},
                                          {"fuzz_locator", 10, 13'000},
                                          {"fuzz_observation", 10, 19'000}};
 constexpr std::uint32_t shares_total_pct() {
-    std::uint32_t total = campaign_share_pct + mutate_rules_share_pct;
+    std::uint32_t total = campaign_share_pct + r0_share_pct + mutate_rules_share_pct;
     for (const auto& t : target_shares) total += t.pct;
     return total;
 }
@@ -115,7 +119,8 @@ constexpr const char* nightly_help =
     "usage: deskcheck nightly [--minutes M] [--jobs N] [--json] [--rules published|current] [--out DIR]\n"
     "                         [--seed S] [--fuzz-build DIR] [--no-fuzz] [--campaign-cases N] [--wait]\n"
     "                         [--mutate-rules-cases N] [--mutate-rules-baseline FILE]\n"
-    "  The main CI job: a property campaign (20% of the budget), mutate-rules over every rule table (10%;\n"
+    "  The main CI job: a property campaign (15% of the budget), the R0 campaign failure_leaves_nothing\n"
+    "  (5%), mutate-rules over every rule table (10%;\n"
     "  a surviving mutation not explained in FILE, default corpus/mutate-rules/explained.json, is a\n"
     "  warning) and each fuzz target under libFuzzer\n"
     "  (fuzz_batch 25%, fuzz_scenario_json 15%, fuzz_verdict, fuzz_locator, fuzz_observation 10% each),\n"
@@ -189,6 +194,8 @@ struct Summary {
     int signal = 0;                      // SIGINT / SIGTERM that stopped the night, 0 when none
     std::string interrupted_during;      // the part it stopped
     std::vector<std::string> not_done;   // the parts skipped after it
+    std::size_t r0_cases = 0;            // the R0 campaign's cases run
+    double r0_seconds = 0;
     std::vector<SetReport> mutate;       // mutate-rules, one report per rule table
     double mutate_seconds = 0;
     std::vector<std::string> mutate_unexplained;  // surviving mutations the baseline does not explain
@@ -448,6 +455,25 @@ void run_campaign_part(const Settings& s, Summary& out) {
                                std::to_string(s.campaign_cases) + " cases (" + std::to_string(clock_stop_s(s, campaign_share_pct)) +
                                " s, twice its share): this night is shorter than its seed's; a slower machine?");
     }
+}
+
+// ---- R0: what a failed run leaves behind ---------------------------------------------------------
+
+// The failure_leaves_nothing campaign (R-1..R-6) on the night's seed for its share: a violation is a
+// finding with the shrunk case and the command that reproduces it.
+void run_r0_part(const Settings& s, Summary& out) {
+    const std::size_t cases = static_cast<std::size_t>(std::uint64_t{s.budget_s} * r0_share_pct / 100 * r0_cases_per_s);
+    const auto t0 = Clock::now();
+    const r0::R0CampaignResult r = r0::run_r0_campaign(s.seed, std::max<std::size_t>(1, cases), nullptr);
+    out.r0_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    out.r0_cases = r.cases;
+    progress("r0 campaign: " + std::to_string(r.cases) + " cases in " + std::to_string(out.r0_seconds).substr(0, 5) + " s");
+    if (!r.violations) return;
+    const r0::R0CaseResult& c = r.shrunk ? *r.shrunk : *r.first;
+    out.findings.push_back({"r0 campaign", "failure_leaves_nothing",
+                            "failure_leaves_nothing violated: " + c.violation.value_or("") + " — " + r0::describe_case(c), "",
+                            "deskcheck r0 campaign --seed " + std::to_string(s.seed) + " --cases " + std::to_string(r.cases), true,
+                            ""});
 }
 
 // ---- mutate-rules -------------------------------------------------------------------------------
@@ -825,6 +851,8 @@ void print_interruption(const Summary& out, std::ostream& o) {
 void print_summary(const Settings& s, const Summary& out, int code, std::ostream& o) {
     if (out.signal != 0) print_interruption(out, o);
     print_campaign(s, out, o);
+    o << "\nr0 campaign (failure_leaves_nothing): " << out.r0_cases << " cases, " << std::to_string(out.r0_seconds).substr(0, 5)
+      << " s\n";
     print_mutate_rules(s, out, o);
     print_fuzz(out, o);
     o << "\ndeterminism: " << out.determinism_replayed << " scenarios replayed twice\n";
@@ -874,6 +902,7 @@ nlohmann::ordered_json summary_json(const Settings& s, const Summary& out, int c
     for (const auto& r : out.rounds) {
         j["campaign"]["rounds"].push_back({{"seed", std::to_string(r.seed)}, {"cases", r.cases}, {"seconds", r.seconds}, {"reproduce", run_command(s, r)}});
     }
+    j["r0"] = {{"cases", out.r0_cases}, {"seconds", out.r0_seconds}};
     j["mutate_rules"] = mutate_rules_json(s, out);
     j["fuzz"] = fuzz_json(out);
     j["determinism"] = {{"replayed_twice", out.determinism_replayed}};
@@ -996,6 +1025,8 @@ int cmd_nightly(const Argv& argv) {
     print_header(s, s.json ? std::cerr : std::cout);
     Summary out;
     run_campaign_part(s, out);
+    if (interrupted()) out.not_done.push_back("r0 campaign (not started)");
+    else run_r0_part(s, out);
     if (interrupted()) out.not_done.push_back("mutate-rules (not started)");
     else run_mutate_rules_part(s, out);
     if (interrupted()) out.not_done.push_back("fuzzing (not started)");
