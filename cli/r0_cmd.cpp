@@ -8,6 +8,8 @@
 // figure is 100 %, 1 otherwise (the naive adapter must give 1: R-5), 2 on bad usage or a bad
 // fixture file (one line naming the file and the JSON path).
 #include <algorithm>
+#include <map>
+#include <memory>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -21,6 +23,8 @@
 #include "properties/r0_campaign.h"
 #include "properties/r0_policies.h"
 #include "properties/r0_real.h"
+#include "host/real_files.h"
+#include "model/undo.h"
 #include "sim/r0_fixture_json.h"
 
 namespace deskcheck::cli {
@@ -185,6 +189,70 @@ int cmd_r0_recover(const Argv& argv) {
     return r.code;
 }
 
+// deskcheck r0 serve: deskcheck's own undo tool behind the process protocol (schema/r0-adapter-1),
+// on real folders; its journal for ROOT is ROOT.journal.jsonl. Measure it with
+// `deskcheck r0 --adapter-cmd "deskcheck r0 serve"`: the protocol carries a tool that passes.
+int cmd_r0_serve() {
+    struct Served {
+        std::unique_ptr<host::RealFiles> files;
+        std::unique_ptr<host::FileJournal> journal;
+        std::unique_ptr<UndoTool> tool;
+        std::string task;
+    };
+    std::map<std::string, Served> by_root;
+    std::size_t tasks = 0;
+    auto answer = [](const TaskReport& t) {
+        Json executed = Json::array(), restored = Json::array(), failed = Json::array(), not_undoable = Json::array();
+        for (const auto& s : t.steps) {
+            if (s.journaled) executed.push_back(s.step);
+            if (s.undo == UndoState::Restored) restored.push_back(s.step);
+            if (s.undo == UndoState::Failed) failed.push_back(s.step);
+            if (s.undo == UndoState::NotUndoable) not_undoable.push_back(s.step);
+        }
+        return Json{{"task", t.task_id}, {"executed", executed}, {"rolled_back", restored}, {"undo_failed", failed},
+                    {"not_undoable", not_undoable}, {"finished", t.ok}, {"refused", t.refused}};
+    };
+    std::string line;
+    while (std::getline(std::cin, line)) {
+        const Json req = Json::parse(line, nullptr, false);
+        Json ans;
+        const std::string op = req.is_object() && req.contains("op") && req["op"].is_string() ? req["op"].get<std::string>() : "";
+        const std::string root = req.is_object() && req.contains("root") && req["root"].is_string() ? req["root"].get<std::string>() : "";
+        if (op.empty() || root.empty()) {
+            ans = Json{{"error", "a request needs \"op\" and \"root\""}};
+        } else if (op == "apply") {
+            const auto decoded = sim::r0_fixture_from_json(Json{{"format", sim::r0_fixture_format}, {"name", "served"}, {"summary", ""},
+                                                                {"files", Json::array()}, {"steps", req.value("steps", Json::array())}});
+            if (!decoded.fixture) {
+                ans = Json{{"error", "steps: " + decoded.error}};
+            } else {
+                Served& s = by_root[root];
+                s.files = std::make_unique<host::RealFiles>(root);
+                s.journal = std::make_unique<host::FileJournal>(root + ".journal.jsonl");
+                s.tool = std::make_unique<UndoTool>(UndoPorts{s.files.get(), nullptr, s.journal.get()});
+                s.task = "served-" + std::to_string(++tasks);
+                const auto fail_at = req.contains("fail_at") && req["fail_at"].is_number_unsigned()
+                                         ? std::optional<std::uint32_t>(req["fail_at"].get<std::uint32_t>()) : std::nullopt;
+                const PostCheck check = [fail_at](std::uint32_t step) -> std::optional<std::string> {
+                    if (fail_at && step == *fail_at) return "injected failure (R0 bench)";
+                    return std::nullopt;
+                };
+                ans = answer(s.tool->run(Task{s.task, decoded.fixture->steps, req.value("allow_irreversible", false)}, check));
+            }
+        } else if (op == "undo") {
+            const auto it = by_root.find(root);
+            ans = it == by_root.end() ? Json{{"error", "no task applied on " + root}} : answer(it->second.tool->undo(it->second.task));
+        } else if (op == "journal") {
+            const auto lines = host::read_journal_lines(root + ".journal.jsonl");
+            ans = Json{{"lines", lines ? Json(*lines) : Json(nullptr)}};
+        } else {
+            ans = Json{{"error", "unknown op \"" + op + "\""}};
+        }
+        std::cout << ans.dump() << "\n" << std::flush;
+    }
+    return exit_ok;
+}
+
 void print_real(const r0::RealBenchResult& b) {
     std::cout << "R0 on real folders (tool " << printable(b.tool) << "; " << b.fixtures_run << " fixtures on fresh temporary folders, "
               << b.fixtures_skipped << " with UI steps skipped: no real desktop)\n\n";
@@ -228,6 +296,7 @@ int print_crash(const r0::CrashResult& c) {
 int cmd_r0(const Argv& argv) {
     if (!argv.empty() && argv.front() == "campaign") return cmd_r0_campaign(Argv(argv.begin() + 1, argv.end()));
     if (!argv.empty() && argv.front() == "recover") return cmd_r0_recover(Argv(argv.begin() + 1, argv.end()));
+    if (!argv.empty() && argv.front() == "serve") return cmd_r0_serve();
     Args args("r0", argv, {"--json", "--help", "--real", "--crash"},
               {"--adapter", "--fixtures", "--generated", "--seed", "--policy", "--adapter-cmd", "--adapter-timeout-ms"});
     if (args.flag("--help")) {

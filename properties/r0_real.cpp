@@ -89,7 +89,9 @@ std::string clip(const std::string& s, std::size_t n = 200) { return s.size() > 
 
 class ProcessTool final : public RealTool {
 public:
-    ProcessTool(std::string command, int timeout_ms) : command_(std::move(command)), timeout_ms_(timeout_ms) {}
+    ProcessTool(std::string command, int timeout_ms) : command_(std::move(command)), timeout_ms_(timeout_ms) {
+        std::signal(SIGPIPE, SIG_IGN);  // an adapter that exits early gives EPIPE, an error value, not a dead bench
+    }
     ~ProcessTool() override { stop(); }
     ProcessTool(const ProcessTool&) = delete;
     ProcessTool& operator=(const ProcessTool&) = delete;
