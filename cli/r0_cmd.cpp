@@ -331,7 +331,19 @@ int cmd_r0(const Argv& argv) {
     const std::uint64_t s = seed.value_or(1);
     for (auto& f : r0::generated_fixtures(s, generated.value_or(default_generated))) fixtures.push_back(std::move(f));
     const auto adapter_cmd = args.option("--adapter-cmd");
-    if (args.flag("--crash")) return print_crash(r0::run_crash_bench(fixtures, "/proc/self/exe"));
+    if (args.flag("--crash")) {
+        const r0::CrashResult crash = r0::run_crash_bench(fixtures, "/proc/self/exe");
+        if (!args.flag("--json")) return print_crash(crash);
+        Json rows = Json::array();
+        for (const auto& r : crash.rows) {
+            rows.push_back(Json{{"fixture", r.fixture}, {"task", r.mode}, {"crash_points", r.crash_points}, {"restored", r.restored},
+                                {"recovery_crashes", r.recovery_crashes}, {"failures", r.failures}});
+        }
+        std::cout << dump_json(Json{{"rows", rows}, {"crash_points", crash.crash_points}, {"restored", crash.restored},
+                                    {"recovery_crashes", crash.recovery_crashes}, {"error", crash.error}, {"pass", crash.pass()}})
+                  << "\n";
+        return crash.pass() ? exit_ok : exit_violation;
+    }
     if (args.flag("--real") || adapter_cmd) {
         const auto timeout = args.number("--adapter-timeout-ms");
         const int ms = static_cast<int>(std::min<std::uint64_t>(timeout.value_or(r0::adapter_timeout_ms_default), 600'000));
@@ -340,7 +352,8 @@ int cmd_r0(const Argv& argv) {
             std::cerr << "deskcheck r0: " << printable(real.error) << "\n";
             return exit_usage;
         }
-        print_real(real);
+        if (args.flag("--json")) std::cout << dump_json(bench_json(r0::R0BenchResult{real.tool, real.rows, real.figures})) << "\n";
+        else print_real(real);
         return real.figures.all_full() ? exit_ok : exit_violation;
     }
     const r0::R0BenchResult result = r0::run_r0_bench(adapter, fixtures, policy.policy.get());
