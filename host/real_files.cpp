@@ -220,7 +220,8 @@ FsResult<FsStat> RealFiles::stat(std::string_view path) {
     return R::good(out);
 }
 
-FileJournal::FileJournal(std::string path, CrashPlan* crash) : path_(std::move(path)), crash_(crash) {
+FileJournal::FileJournal(std::string path, CrashPlan* crash, FaultShim* shim)
+    : path_(std::move(path)), crash_(crash), shim_(shim) {
     struct stat st {};
     const bool existed = ::stat(path_.c_str(), &st) == 0;
     fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
@@ -240,7 +241,18 @@ bool FileJournal::append(const std::string& line) {
     if (fd_ < 0) return false;
     if (crash_ != nullptr) crash_->event();
     const std::string text = line + "\n";
-    return write_all(fd_, text) && ::fsync(fd_) == 0;
+    const off_t before = ::lseek(fd_, 0, SEEK_END);
+    if (before < 0) return false;
+    bool ok = true;
+    if (shim_ != nullptr && shim_->at != 0 && ++shim_->mutations == shim_->at) {
+        ok = write_all(fd_, std::string_view(text).substr(0, text.size() / 2)) && false;  // ENOSPC half-way
+    } else {
+        ok = write_all(fd_, text) && ::fsync(fd_) == 0;
+    }
+    if (!ok) {
+        if (::ftruncate(fd_, before) == 0) ::fsync(fd_);  // cut the torn line back
+    }
+    return ok;
 }
 
 std::optional<std::vector<std::string>> read_journal_lines(const std::string& path) {

@@ -78,9 +78,11 @@ private:
 };
 
 // Appends each line + '\n' to `path` with one write(2), then fsync. Opens with O_APPEND|O_CREAT.
+// A failed append is cut back (ftruncate to the length before it), so a torn line never joins the
+// next one. `shim`: its n-th append fails with ENOSPC after half the line is written.
 class FileJournal final : public JournalSink {
 public:
-    explicit FileJournal(std::string path, CrashPlan* crash = nullptr);
+    explicit FileJournal(std::string path, CrashPlan* crash = nullptr, FaultShim* shim = nullptr);
     ~FileJournal() override;
     FileJournal(const FileJournal&) = delete;
     FileJournal& operator=(const FileJournal&) = delete;
@@ -89,6 +91,7 @@ public:
 private:
     std::string path_;
     CrashPlan* crash_;
+    FaultShim* shim_;
     int fd_ = -1;
 };
 

@@ -48,13 +48,14 @@ TaskReport run_task(const Workspace& ws, const sim::R0Fixture& f, std::optional<
 
 class InProcessTool final : public RealTool {
 public:
-    InProcessTool(host::FaultShim* shim, bool others) : shim_(shim), others_(others) {}
+    InProcessTool(host::FaultShim* shim, bool others, host::FaultShim* journal_shim)
+        : shim_(shim), journal_shim_(journal_shim), others_(others) {}
     std::string name() const override { return "deskcheck (in process, real folders)"; }
     std::string apply(const Workspace& ws, const sim::R0Fixture& f, std::optional<std::uint32_t> fail_at, bool allow,
                       ApplyReport& out) override {
         files_ = std::make_unique<host::RealFiles>(ws.root(), nullptr, shim_);
         if (others_) files_->set_others(others_of(f));
-        journal_ = std::make_unique<host::FileJournal>(ws.journal());
+        journal_ = std::make_unique<host::FileJournal>(ws.journal(), nullptr, journal_shim_);
         tool_ = std::make_unique<UndoTool>(UndoPorts{files_.get(), nullptr, journal_.get()});
         task_ = task_id_of(f);
         out = apply_report_of(tool_->run(Task{task_, f.steps, allow}, failing_at(fail_at)));
@@ -76,6 +77,7 @@ public:
 
 private:
     host::FaultShim* shim_;
+    host::FaultShim* journal_shim_;
     bool others_;
     std::unique_ptr<host::RealFiles> files_;
     std::unique_ptr<host::FileJournal> journal_;
@@ -406,8 +408,8 @@ RecoverOutcome recover_workspace(const std::string& dir, host::CrashPlan* crash)
     return {0, std::to_string(reports.size()) + " task(s) recovered, " + std::to_string(restored) + " step(s) undone"};
 }
 
-std::unique_ptr<RealTool> make_in_process_tool(host::FaultShim* shim, bool others) {
-    return std::make_unique<InProcessTool>(shim, others);
+std::unique_ptr<RealTool> make_in_process_tool(host::FaultShim* shim, bool others, host::FaultShim* journal_shim) {
+    return std::make_unique<InProcessTool>(shim, others, journal_shim);
 }
 
 std::unique_ptr<RealTool> make_process_tool(const std::string& command, int timeout_ms) {
@@ -452,10 +454,12 @@ RealBenchResult run_real_bench(const std::string& tool_command, const std::vecto
         if (!in_process) f.others.clear();  // another process cannot interleave other programs' writes
         ++out.fixtures_run;
         // One row: the reference (in process) decides whether anything was at stake.
-        auto row = [&](RowKind kind, std::optional<std::uint32_t> fail_at, std::optional<std::uint64_t> shim_at, std::string point) -> bool {
+        auto row = [&](RowKind kind, std::optional<std::uint32_t> fail_at, std::optional<std::uint64_t> shim_at, std::string point,
+                       std::optional<std::uint64_t> journal_shim_at = std::nullopt) -> bool {
             host::FaultShim shim{shim_at.value_or(0), 0};
+            host::FaultShim journal_shim{journal_shim_at.value_or(0), 0};
             RealRun ref;
-            auto reference = make_in_process_tool(shim_at ? &shim : nullptr, in_process);
+            auto reference = make_in_process_tool(shim_at ? &shim : nullptr, in_process, journal_shim_at ? &journal_shim : nullptr);
             if (std::string e = real_run(*reference, f, fail_at, kind == RowKind::Normal, ref); !e.empty()) {
                 out.error = f.name + ", " + point + ": " + e;
                 return false;
@@ -500,6 +504,12 @@ RealBenchResult run_real_bench(const std::string& tool_command, const std::vecto
             }
             for (std::uint64_t m = 1; m <= dry.ops.size(); ++m) {
                 if (!row(RowKind::Operation, std::nullopt, m, "op " + std::to_string(m) + " ENOSPC")) return out;
+            }
+            // The journal's own disk full at each intent line: the step must not act (write-ahead).
+            const std::vector<std::string> lines = dry.journal.value_or(std::vector<std::string>{});
+            for (std::uint64_t n = 1; n <= lines.size(); ++n) {
+                if (lines[n - 1].find("\"status\":\"intent\"") == std::string::npos) continue;
+                if (!row(RowKind::Operation, std::nullopt, std::nullopt, "journal line " + std::to_string(n) + " ENOSPC", n)) return out;
             }
         }
         if (!row(RowKind::Normal, std::nullopt, std::nullopt, "normal + undo")) return out;

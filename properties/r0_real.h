@@ -56,7 +56,9 @@ public:
 
 // model/undo.h's tool on a real folder, with its journal in DIR/journal.jsonl; `shim` fails a
 // mutation as a full disk would; `others` writes other programs' files.
-std::unique_ptr<RealTool> make_in_process_tool(host::FaultShim* shim = nullptr, bool others = true);
+// `journal_shim` fails a journal append the same way (ENOSPC half-way through the line).
+std::unique_ptr<RealTool> make_in_process_tool(host::FaultShim* shim = nullptr, bool others = true,
+                                               host::FaultShim* journal_shim = nullptr);
 
 // Another tool through a process boundary: `command` run by /bin/sh -c, one JSON request per line
 // on its stdin, one JSON answer per line on its stdout, each within `timeout_ms`.
