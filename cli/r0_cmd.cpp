@@ -8,6 +8,8 @@
 // figure is 100 %, 1 otherwise (the naive adapter must give 1: R-5), 2 on bad usage or a bad
 // fixture file (one line naming the file and the JSON path).
 #include <algorithm>
+#include <map>
+#include <memory>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -20,6 +22,9 @@
 #include "properties/r0_bench.h"
 #include "properties/r0_campaign.h"
 #include "properties/r0_policies.h"
+#include "properties/r0_real.h"
+#include "host/real_files.h"
+#include "model/undo.h"
 #include "sim/r0_fixture_json.h"
 
 namespace deskcheck::cli {
@@ -165,14 +170,144 @@ int cmd_r0_campaign(const Argv& argv) {
     return r.violations == 0 ? exit_ok : exit_violation;
 }
 
+// deskcheck r0 recover DIR [--crash-at N]: recovery from DIR/journal.jsonl alone (a fresh process).
+// --crash-at (hidden, for the crash harness): SIGKILL itself at its N-th event.
+int cmd_r0_recover(const Argv& argv) {
+    Args args("r0 recover", argv, {"--help"}, {"--crash-at"});
+    if (args.flag("--help")) {
+        std::cout << "usage: deskcheck r0 recover DIR\n"
+                     "  Undoes, from DIR/journal.jsonl alone, every task a crash left unfinished in DIR/files.\n"
+                     "  Exit 0 recovered, 1 an undo failed (reported), 2 bad usage or an unreadable journal.\n";
+        return exit_ok;
+    }
+    const auto crash_at = args.number("--crash-at");
+    if (args.ok() && args.positional().size() != 1) args.fail("expected one DIR");
+    if (!args.ok()) return usage_error("r0 recover", args.error());
+    host::CrashPlan plan{crash_at.value_or(0), 0};
+    const r0::RecoverOutcome r = r0::recover_workspace(args.positional().front(), &plan);
+    (r.code == 0 ? std::cout : std::cerr) << "r0 recover: " << printable(r.message) << "\n";
+    return r.code;
+}
+
+// deskcheck r0 serve: deskcheck's own undo tool behind the process protocol (schema/r0-adapter-1),
+// on real folders; its journal for ROOT is ROOT.journal.jsonl. Measure it with
+// `deskcheck r0 --adapter-cmd "deskcheck r0 serve"`: the protocol carries a tool that passes.
+int cmd_r0_serve() {
+    struct Served {
+        std::unique_ptr<host::RealFiles> files;
+        std::unique_ptr<host::FileJournal> journal;
+        std::unique_ptr<UndoTool> tool;
+        std::string task;
+    };
+    std::map<std::string, Served> by_root;
+    std::size_t tasks = 0;
+    auto answer = [](const TaskReport& t) {
+        Json executed = Json::array(), restored = Json::array(), failed = Json::array(), not_undoable = Json::array();
+        for (const auto& s : t.steps) {
+            if (s.journaled) executed.push_back(s.step);
+            if (s.undo == UndoState::Restored) restored.push_back(s.step);
+            if (s.undo == UndoState::Failed) failed.push_back(s.step);
+            if (s.undo == UndoState::NotUndoable) not_undoable.push_back(s.step);
+        }
+        return Json{{"task", t.task_id}, {"executed", executed}, {"rolled_back", restored}, {"undo_failed", failed},
+                    {"not_undoable", not_undoable}, {"finished", t.ok}, {"refused", t.refused}};
+    };
+    std::string line;
+    while (std::getline(std::cin, line)) {
+        const Json req = Json::parse(line, nullptr, false);
+        Json ans;
+        const std::string op = req.is_object() && req.contains("op") && req["op"].is_string() ? req["op"].get<std::string>() : "";
+        const std::string root = req.is_object() && req.contains("root") && req["root"].is_string() ? req["root"].get<std::string>() : "";
+        if (op.empty() || root.empty()) {
+            ans = Json{{"error", "a request needs \"op\" and \"root\""}};
+        } else if (op == "apply") {
+            const auto decoded = sim::r0_fixture_from_json(Json{{"format", sim::r0_fixture_format}, {"name", "served"}, {"summary", ""},
+                                                                {"files", Json::array()}, {"steps", req.value("steps", Json::array())}});
+            if (!decoded.fixture) {
+                ans = Json{{"error", "steps: " + decoded.error}};
+            } else {
+                Served& s = by_root[root];
+                s.files = std::make_unique<host::RealFiles>(root);
+                s.journal = std::make_unique<host::FileJournal>(root + ".journal.jsonl");
+                s.tool = std::make_unique<UndoTool>(UndoPorts{s.files.get(), nullptr, s.journal.get()});
+                s.task = "served-" + std::to_string(++tasks);
+                const auto fail_at = req.contains("fail_at") && req["fail_at"].is_number_unsigned()
+                                         ? std::optional<std::uint32_t>(req["fail_at"].get<std::uint32_t>()) : std::nullopt;
+                const PostCheck check = [fail_at](std::uint32_t step) -> std::optional<std::string> {
+                    if (fail_at && step == *fail_at) return "injected failure (R0 bench)";
+                    return std::nullopt;
+                };
+                ans = answer(s.tool->run(Task{s.task, decoded.fixture->steps, req.value("allow_irreversible", false)}, check));
+            }
+        } else if (op == "undo") {
+            const auto it = by_root.find(root);
+            ans = it == by_root.end() ? Json{{"error", "no task applied on " + root}} : answer(it->second.tool->undo(it->second.task));
+        } else if (op == "journal") {
+            const auto lines = host::read_journal_lines(root + ".journal.jsonl");
+            ans = Json{{"lines", lines ? Json(*lines) : Json(nullptr)}};
+        } else {
+            ans = Json{{"error", "unknown op \"" + op + "\""}};
+        }
+        std::cout << ans.dump() << "\n" << std::flush;
+    }
+    return exit_ok;
+}
+
+void print_real(const r0::RealBenchResult& b) {
+    std::cout << "R0 on real folders (tool " << printable(b.tool) << "; " << b.fixtures_run << " fixtures on fresh temporary folders, "
+              << b.fixtures_skipped << " with UI steps skipped: no real desktop)\n\n";
+    std::cout << "| fixture | failure point | residue (bytes, modes, tree) | undone/executed | journal | note |\n";
+    for (const auto& r : b.rows) {
+        std::string note = r.note;
+        if (!r.judgement.why.empty() && !r.pass && r.applicable) note += (note.empty() ? "" : "; ") + r.judgement.why.front();
+        std::string residue = r.applicable ? mark(r.judgement.residue) : "n/a";
+        if (r.kind == r0::RowKind::UndoFault && !r.judgement.residue) residue = r.pass ? "left, reported" : "left, NOT reported";
+        std::cout << "| " << r.fixture << " | " << r.point << " | " << residue << " | "
+                  << r.rolled_back << "/" << r.executed << " | " << (r.applicable ? mark(r.judgement.traceability) : "n/a") << " | "
+                  << printable(note) << " |\n";
+    }
+    const auto& f = b.figures;
+    std::cout << "\nR0-residue        " << percent(f.residue) << " (" << f.residue.of << " failure injections on real folders)\n";
+    std::cout << "R0-rollback       " << percent(f.rollback) << "\n";
+    std::cout << "R0-traceability   " << percent(f.traceability) << "\n";
+    std::cout << "normal path + undo restored byte for byte: " << f.normal_undo.ok << "/" << f.normal_undo.of << "\n";
+    std::cout << "undos that themselves failed (no space), reported as failed: " << f.undo_failure_reported.ok << "/"
+              << f.undo_failure_reported.of << "\n";
+    std::cout << (f.all_full() ? "pass: every figure is 100%\n" : "FAIL: a figure is below 100%\n");
+}
+
+int print_crash(const r0::CrashResult& c) {
+    std::cout << "R0 crash at every point (SIGKILL at every journal write and every effect, a write also half-way;\n"
+                 "recovery from the journal alone in a fresh process, itself killed once, then run again)\n\n";
+    std::cout << "| fixture | task | crash points | folder restored | recovery killed, then re-run | first failure |\n";
+    for (const auto& r : c.rows) {
+        std::cout << "| " << r.fixture << " | " << r.mode << " | " << r.crash_points << " | " << r.restored << "/" << r.crash_points
+                  << " | " << r.recovery_crashes << " | " << (r.failures.empty() ? "" : printable(r.failures.front())) << " |\n";
+    }
+    if (!c.error.empty()) std::cout << "error: " << printable(c.error) << "\n";
+    std::cout << "\ncrash points: " << c.crash_points << "; folder byte-identical to before the task after recovery: " << c.restored << "/"
+              << c.crash_points << "; recoveries killed and re-run: " << c.recovery_crashes << "\n";
+    std::cout << (c.pass() ? "pass: every crash point recovered\n" : "FAIL: a crash point did not recover\n");
+    return c.pass() ? exit_ok : exit_violation;
+}
+
 }  // namespace
 
 int cmd_r0(const Argv& argv) {
     if (!argv.empty() && argv.front() == "campaign") return cmd_r0_campaign(Argv(argv.begin() + 1, argv.end()));
-    Args args("r0", argv, {"--json", "--help"}, {"--adapter", "--fixtures", "--generated", "--seed", "--policy"});
+    if (!argv.empty() && argv.front() == "recover") return cmd_r0_recover(Argv(argv.begin() + 1, argv.end()));
+    if (!argv.empty() && argv.front() == "serve") return cmd_r0_serve();
+    Args args("r0", argv, {"--json", "--help", "--real", "--crash"},
+              {"--adapter", "--fixtures", "--generated", "--seed", "--policy", "--adapter-cmd", "--adapter-timeout-ms"});
     if (args.flag("--help")) {
         std::cout << "usage: deskcheck r0 [--json] [--adapter deskcheck|naive] [--fixtures DIR] [--generated N] [--seed S] [--policy P]\n"
+                     "       deskcheck r0 --real [--adapter-cmd CMD [--adapter-timeout-ms MS]] [--fixtures DIR] [--generated N]\n"
+                     "       deskcheck r0 --crash [--fixtures DIR] [--generated N] [--seed S]\n"
+                     "       deskcheck r0 recover DIR\n"
                      "       deskcheck r0 campaign [--cases N] [--seed S] [--policy P] [--json]\n"
+                     "  --real: the file fixtures on fresh temporary folders; --adapter-cmd: another tool through\n"
+                     "  line-delimited JSON on its stdin/stdout (schema/r0-adapter-1.schema.json; implies --real);\n"
+                     "  --crash: SIGKILL at every journal write and effect, recovery in a fresh process.\n"
                      "  R0: after a failure injected at every step, every operation (no space, permission denied, a\n"
                      "  partial write, a UI failure) and into the undo itself, what is left behind. Fixtures: the files\n"
                      "  of DIR (default corpus/r0) and N generated ones (default 8, seed 1). Figures: R0-residue,\n"
@@ -195,6 +330,32 @@ int cmd_r0(const Argv& argv) {
     const std::size_t from_files = fixtures.size();
     const std::uint64_t s = seed.value_or(1);
     for (auto& f : r0::generated_fixtures(s, generated.value_or(default_generated))) fixtures.push_back(std::move(f));
+    const auto adapter_cmd = args.option("--adapter-cmd");
+    if (args.flag("--crash")) {
+        const r0::CrashResult crash = r0::run_crash_bench(fixtures, "/proc/self/exe");
+        if (!args.flag("--json")) return print_crash(crash);
+        Json rows = Json::array();
+        for (const auto& r : crash.rows) {
+            rows.push_back(Json{{"fixture", r.fixture}, {"task", r.mode}, {"crash_points", r.crash_points}, {"restored", r.restored},
+                                {"recovery_crashes", r.recovery_crashes}, {"failures", r.failures}});
+        }
+        std::cout << dump_json(Json{{"rows", rows}, {"crash_points", crash.crash_points}, {"restored", crash.restored},
+                                    {"recovery_crashes", crash.recovery_crashes}, {"error", crash.error}, {"pass", crash.pass()}})
+                  << "\n";
+        return crash.pass() ? exit_ok : exit_violation;
+    }
+    if (args.flag("--real") || adapter_cmd) {
+        const auto timeout = args.number("--adapter-timeout-ms");
+        const int ms = static_cast<int>(std::min<std::uint64_t>(timeout.value_or(r0::adapter_timeout_ms_default), 600'000));
+        const r0::RealBenchResult real = r0::run_real_bench(adapter_cmd.value_or(""), fixtures, ms);
+        if (!real.error.empty()) {
+            std::cerr << "deskcheck r0: " << printable(real.error) << "\n";
+            return exit_usage;
+        }
+        if (args.flag("--json")) std::cout << dump_json(bench_json(r0::R0BenchResult{real.tool, real.rows, real.figures})) << "\n";
+        else print_real(real);
+        return real.figures.all_full() ? exit_ok : exit_violation;
+    }
     const r0::R0BenchResult result = r0::run_r0_bench(adapter, fixtures, policy.policy.get());
     if (args.flag("--json")) std::cout << dump_json(bench_json(result)) << "\n";
     else print_bench(result, from_files, fixtures.size() - from_files, s);

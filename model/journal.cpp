@@ -75,8 +75,19 @@ std::string_view to_string(JournalStatus s) {
         case JournalStatus::Undone: return "undone";
         case JournalStatus::UndoFailed: return "undo_failed";
         case JournalStatus::NotUndoable: return "not_undoable";
+        case JournalStatus::Done: return "done";
     }
     return "?";
+}
+
+std::optional<JournalStatus> journal_status_from(std::string_view name) {
+    constexpr std::array<JournalStatus, 7> all{JournalStatus::Intent, JournalStatus::Failed, JournalStatus::Refused,
+                                               JournalStatus::Undone, JournalStatus::UndoFailed, JournalStatus::NotUndoable,
+                                               JournalStatus::Done};
+    for (const JournalStatus s : all) {
+        if (to_string(s) == name) return s;
+    }
+    return std::nullopt;
 }
 
 std::string to_hex(std::string_view bytes) {

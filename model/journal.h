@@ -69,7 +69,10 @@ struct Before {
     friend bool operator==(const Before&, const Before&) = default;
 };
 
-enum class JournalStatus : std::uint8_t { Intent, Failed, Refused, Undone, UndoFailed, NotUndoable };
+// Done: the task finished every step (written after the last step's check); recovery after a crash
+// leaves a done task alone unless its undo had begun.
+enum class JournalStatus : std::uint8_t { Intent, Failed, Refused, Undone, UndoFailed, NotUndoable, Done };
+std::optional<JournalStatus> journal_status_from(std::string_view name);
 std::string_view to_string(JournalStatus s);
 
 struct JournalEntry {

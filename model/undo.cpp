@@ -161,6 +161,10 @@ TaskReport UndoTool::run(const Task& task, const PostCheck& post_check) {
         sr.state = StepState::Done;
     }
     report.ok = true;
+    if (!task.steps.empty()) {
+        const auto last = static_cast<std::uint32_t>(task.steps.size());
+        journal({task.id, last, task.steps.back().op, JournalStatus::Done, std::nullopt, ""});
+    }
     finished_[task.id] = std::move(intents);
     return report;
 }
@@ -188,6 +192,48 @@ TaskReport UndoTool::undo(const std::string& task_id) {
     if (report.not_undoable() > 0) report.error = "some steps cannot be undone (irreversible, allowed by the task)";
     if (report.undo_failed() > 0) report.error = "some undos failed";
     return report;
+}
+
+std::vector<TaskReport> UndoTool::recover(const std::vector<JournalEntry>& journal_entries) {
+    std::vector<std::string> order;  // task ids, by first appearance
+    std::map<std::string, std::vector<const JournalEntry*>> by_task;
+    for (const JournalEntry& e : journal_entries) {
+        if (by_task.find(e.task) == by_task.end()) order.push_back(e.task);
+        by_task[e.task].push_back(&e);
+    }
+    std::vector<TaskReport> out;
+    for (const std::string& id : order) {
+        bool done = false;
+        bool undo_begun = false;
+        std::vector<JournalEntry> pending;  // intents without an undo line
+        for (const JournalEntry* e : by_task[id]) {
+            done = done || e->status == JournalStatus::Done;
+            const bool undo_line = e->status == JournalStatus::Undone || e->status == JournalStatus::UndoFailed ||
+                                   e->status == JournalStatus::NotUndoable;
+            undo_begun = undo_begun || undo_line || e->status == JournalStatus::Failed;
+            if (e->status == JournalStatus::Intent && e->before) pending.push_back(*e);
+            if (undo_line) {
+                std::erase_if(pending, [&](const JournalEntry& p) { return p.step == e->step; });
+            }
+        }
+        if ((done && !undo_begun) || pending.empty()) continue;
+        TaskReport report;
+        report.task_id = id;
+        for (const JournalEntry& e : pending) {
+            UndoStepReport sr;
+            sr.step = e.step;
+            sr.op = e.op;
+            sr.state = StepState::Done;
+            sr.journaled = true;
+            report.steps.push_back(sr);
+        }
+        finished_.erase(id);
+        rollback(std::move(pending), report);
+        report.ok = report.undo_failed() == 0;
+        if (!report.ok) report.error = "some undos failed";
+        out.push_back(std::move(report));
+    }
+    return out;
 }
 
 namespace {

@@ -93,6 +93,11 @@ public:
     TaskReport run(const Task& task, const PostCheck& post_check = {});
     // Undoes a task that finished (the normal path), from its journal entries, last step first.
     TaskReport undo(const std::string& task_id);
+    // Recovery after a crash, from the journal alone: every task whose journal does not end
+    // in `done` (or whose undo had begun) has its steps that hold an intent and no undo line undone,
+    // last step first, each journaled. Idempotent: a crash during recovery, then recovery again,
+    // ends in the same state (every undo reads the current state first). One report per task undone.
+    std::vector<TaskReport> recover(const std::vector<JournalEntry>& journal);
 
 private:
     struct Outcome {

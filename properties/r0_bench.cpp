@@ -9,7 +9,9 @@
 namespace deskcheck::r0 {
 namespace {
 
-ApplyReport from_task_report(const TaskReport& t) {
+}  // namespace
+
+ApplyReport apply_report_of(const TaskReport& t) {
     ApplyReport r;
     r.task_id = t.task_id;
     r.finished = t.ok;
@@ -23,6 +25,9 @@ ApplyReport from_task_report(const TaskReport& t) {
     }
     return r;
 }
+
+namespace {
+ApplyReport from_task_report(const TaskReport& t) { return apply_report_of(t); }
 
 // The tool under test: model/undo.h.
 class DeskcheckAdapter final : public R0Adapter {
@@ -121,8 +126,9 @@ void count(Ratio& r, bool ok) {
     if (ok) ++r.ok;
 }
 
-// Did the task change anything before the failure, beyond folders another program's file needs?
-// When not, even a tool that never rolls back leaves nothing: the row measures nothing.
+}  // namespace
+
+// When nothing was at stake, even a tool that never rolls back leaves nothing: the row measures nothing.
 bool at_stake(const R0Run& run) {
     for (const sim::OpRecord& op : run.truth.ops) {
         if (op.result != "ok") continue;
@@ -135,6 +141,8 @@ bool at_stake(const R0Run& run) {
     }
     return false;
 }
+
+namespace {
 
 R0Row make_row(const sim::R0Fixture& f, RowKind kind, std::optional<std::uint32_t> step, std::optional<sim::OpFault> fault,
                const R0Run& run) {
@@ -278,7 +286,14 @@ R0BenchResult run_r0_bench(const std::string& adapter, const std::vector<sim::R0
     R0BenchResult out;
     out.adapter = adapter;
     for (const sim::R0Fixture& f : fixtures) bench_fixture(adapter, f, policy, out);
-    for (const R0Row& row : out.rows) {
+    out.figures = tally_rows(out.rows);
+    return out;
+}
+
+R0Figures tally_rows(const std::vector<R0Row>& rows) {
+    R0Figures figures;
+    R0BenchResult out;
+    for (const R0Row& row : rows) {
         if (!row.applicable) {
             ++out.figures.not_applicable;
         } else if (row.kind == RowKind::Step || row.kind == RowKind::Operation) {
@@ -293,7 +308,8 @@ R0BenchResult run_r0_bench(const std::string& adapter, const std::vector<sim::R0
             count(out.figures.irreversible_reported, row.pass);
         }
     }
-    return out;
+    figures = out.figures;
+    return figures;
 }
 
 std::vector<sim::R0Fixture> generated_fixtures(std::uint64_t seed, std::size_t count) {

@@ -80,6 +80,12 @@ using AdapterFactory = std::unique_ptr<R0Adapter> (*)(const std::string& name, c
 R0BenchResult run_r0_bench(const std::string& adapter, const std::vector<sim::R0Fixture>& fixtures,
                            const UndoPolicy* policy = nullptr);
 
+// The figures over rows (as run_r0_bench counts them), and an apply report from the tool's report.
+R0Figures tally_rows(const std::vector<R0Row>& rows);
+ApplyReport apply_report_of(const TaskReport& t);
+// Did the run change anything before the failure, beyond folders another program's file needs?
+bool at_stake(const R0Run& run);
+
 // The generated fixtures the bench adds to the files of corpus/r0/ (seeded, deterministic).
 std::vector<sim::R0Fixture> generated_fixtures(std::uint64_t seed, std::size_t count);
 

@@ -183,7 +183,7 @@ std::string parse_line(const std::string& text, const R0Run& run, Line& out) {
     if (!j.contains("status") || !j["status"].is_string()) return "no status: " + text;
     out.status = j["status"].get<std::string>();
     const bool known = out.status == "intent" || out.status == "failed" || out.status == "refused" || out.status == "undone" ||
-                       out.status == "undo_failed" || out.status == "not_undoable";
+                       out.status == "undo_failed" || out.status == "not_undoable" || out.status == "done";
     if (!known) return "unknown status: " + text;
     if (out.status == "intent") {
         if (!j.contains("before")) return "an intent without its before-state: " + text;
@@ -214,6 +214,12 @@ std::string check_journal(const R0Run& run) {
             return "step " + std::to_string(intents) + ": " + e;
     }
     const bool failed = !run.normal_then_undo;
+    if (!failed) {  // the normal path finished: one `done` line naming the last step, then the undo
+        const auto last = static_cast<std::uint32_t>(run.fixture->steps.size());
+        if (i == lines.size() || lines[i].status != "done") return "no done line after the last step of the finished task";
+        if (lines[i].step != last) return "the done line names step " + std::to_string(lines[i].step) + ", not the last (" + std::to_string(last) + ")";
+        ++i;
+    }
     if (failed) {
         if (i == lines.size() || (lines[i].status != "failed" && lines[i].status != "refused"))
             return "no failed line for the failed step";

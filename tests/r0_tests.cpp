@@ -147,9 +147,10 @@ BOOST_AUTO_TEST_CASE(R7_the_journal_is_written_ahead_of_each_effect) {
     WatchingJournal journal(world);
     UndoTool tool({&world.files(), &world.desktop(), &journal});
     BOOST_TEST(tool.run(Task{"t1", {write("a/b.txt", "1"), write("c.txt", "2")}, false}).ok);
-    BOOST_REQUIRE(journal.lines.size() == 2u);
+    BOOST_REQUIRE(journal.lines.size() == 3u);   // two intents, then `done` (issue 14: recovery leaves a done task alone)
     BOOST_TEST(journal.ops_at_append[0] == 0u);  // before "make a", "write a/b.txt"
     BOOST_TEST(journal.ops_at_append[1] == 2u);  // before "write c.txt"
+    BOOST_TEST(journal.lines[2].find("\"status\":\"done\"") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(R7_an_intent_line_that_cannot_be_written_stops_the_step_before_it_acts) {
