@@ -20,7 +20,7 @@
 #include <string_view>
 
 #include "fuzz/fuzzed_data_provider.h"
-#include "fuzz/judge_run.h"
+#include "properties/judge_run.h"
 #include "model/observation.h"
 
 namespace {
@@ -168,14 +168,14 @@ std::uint8_t expected_order(const Case& c) {
 
 void check_table(const Case& c, const ObservationJudgement& j) {
     const auto rows = observation_rules();
-    if (j.order < 1 || j.order > rows.size()) fuzz::invariant_broken(target, "a row decides (the judgement is total)", describe(c, j));
+    if (j.order < 1 || j.order > rows.size()) props::invariant_broken(target, "a row decides (the judgement is total)", describe(c, j));
     const ObservationRule& row = rows[j.order - 1U];
     if (row.order != j.order || row.reason != j.reason || row.outcome != j.outcome || row.spec != j.spec) {
-        fuzz::invariant_broken(target, "the judgement is its deciding row's", describe(c, j));
+        props::invariant_broken(target, "the judgement is its deciding row's", describe(c, j));
     }
-    if (j.rules_passed.size() + 1U != j.order) fuzz::invariant_broken(target, "every earlier row is listed as passed", describe(c, j));
+    if (j.rules_passed.size() + 1U != j.order) props::invariant_broken(target, "every earlier row is listed as passed", describe(c, j));
     for (std::size_t i = 0; i < j.rules_passed.size(); ++i) {
-        if (j.rules_passed[i] != rows[i].reason) fuzz::invariant_broken(target, "the rows passed are in order", describe(c, j));
+        if (j.rules_passed[i] != rows[i].reason) props::invariant_broken(target, "the rows passed are in order", describe(c, j));
     }
 }
 
@@ -187,20 +187,20 @@ void check_missing_fields(const Case& c, const ObservationJudgement& j) {
     }
     if (missing.empty()) return;
     if (j.outcome != ObservationOutcome::NeedsEvidence || j.reason != "snapshot_fields_missing") {
-        fuzz::invariant_broken(target, "a missing required field gives needs_evidence whatever else is wrong", describe(c, j));
+        props::invariant_broken(target, "a missing required field gives needs_evidence whatever else is wrong", describe(c, j));
     }
-    if (j.missing_fields != missing) fuzz::invariant_broken(target, "the missing fields are named, in contract order", describe(c, j));
+    if (j.missing_fields != missing) props::invariant_broken(target, "the missing fields are named, in contract order", describe(c, j));
 }
 
 void check_never_observed(const Case& c, const ObservationJudgement& j) {
     if (j.outcome != ObservationOutcome::Observed) return;
     const ObservationSnapshot& s = c.snapshot;
-    if (!eq(s.correlation_id, c.action.correlation_id)) fuzz::invariant_broken(target, "another correlation is never observed", describe(c, j));
-    if (!eq(s.target, c.action.target)) fuzz::invariant_broken(target, "another target is never observed", describe(c, j));
-    if (!eq(s.evidence_status, "observed")) fuzz::invariant_broken(target, "an unconfirmed snapshot is never observed", describe(c, j));
-    if (!eq(s.freshness, "fresh")) fuzz::invariant_broken(target, "a stale snapshot is never observed", describe(c, j));
-    if (eq(s.effect_status, "unknown")) fuzz::invariant_broken(target, "an unknown effect is never observed", describe(c, j));
-    if (!eq(s.state, c.action.expected_state)) fuzz::invariant_broken(target, "observed only on the expected state", describe(c, j));
+    if (!eq(s.correlation_id, c.action.correlation_id)) props::invariant_broken(target, "another correlation is never observed", describe(c, j));
+    if (!eq(s.target, c.action.target)) props::invariant_broken(target, "another target is never observed", describe(c, j));
+    if (!eq(s.evidence_status, "observed")) props::invariant_broken(target, "an unconfirmed snapshot is never observed", describe(c, j));
+    if (!eq(s.freshness, "fresh")) props::invariant_broken(target, "a stale snapshot is never observed", describe(c, j));
+    if (eq(s.effect_status, "unknown")) props::invariant_broken(target, "an unknown effect is never observed", describe(c, j));
+    if (!eq(s.state, c.action.expected_state)) props::invariant_broken(target, "observed only on the expected state", describe(c, j));
 }
 
 // Changes that must not change the outcome.
@@ -210,7 +210,7 @@ void check_irrelevant(const Case& c, const ObservationJudgement& j) {
     const bool other_print = c.previous && c.previous->fingerprint != s.fingerprint;
     if (other_action || other_print) {
         if (!(assess(c, s, nullptr) == j)) {
-            fuzz::invariant_broken(target, "a previous snapshot of another correlation, target or fingerprint changes nothing",
+            props::invariant_broken(target, "a previous snapshot of another correlation, target or fingerprint changes nothing",
                                    describe(c, j));
         }
     }
@@ -218,7 +218,7 @@ void check_irrelevant(const Case& c, const ObservationJudgement& j) {
     if (renamed.observed_at) renamed.observed_at = *renamed.observed_at + "'";
     if (renamed.source) renamed.source = *renamed.source + "'";
     if (!(assess(c, renamed, c.previous ? &*c.previous : nullptr) == j)) {
-        fuzz::invariant_broken(target, "observedAt and source, once carried, change nothing", describe(c, j));
+        props::invariant_broken(target, "observedAt and source, once carried, change nothing", describe(c, j));
     }
 }
 
@@ -230,10 +230,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const Case c = draw_case(fdp);
     const ObservationSnapshot* previous = c.previous ? &*c.previous : nullptr;
     const ObservationJudgement j = assess(c, c.snapshot, previous);
-    if (!(assess(c, c.snapshot, previous) == j)) fuzz::invariant_broken(target, "the judgement is deterministic", describe(c, j));
+    if (!(assess(c, c.snapshot, previous) == j)) props::invariant_broken(target, "the judgement is deterministic", describe(c, j));
     check_table(c, j);
     if (j.order != expected_order(c)) {
-        fuzz::invariant_broken(target, "the first condition of the seed's order decides (oracle: rule " +
+        props::invariant_broken(target, "the first condition of the seed's order decides (oracle: rule " +
                                            std::to_string(expected_order(c)) + ")", describe(c, j));
     }
     check_missing_fields(c, j);

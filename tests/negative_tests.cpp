@@ -67,8 +67,8 @@ BOOST_AUTO_TEST_CASE(V1_V5_changed_means_success_verifier_is_caught_by_verdict_s
     RunOptions naive;
     naive.rules = &changed_means_success_rules();
     rcgen::GenOptions readable;  // every control readable, no faults: the proof is about the logic, not V-2
-    readable.unreadable = false;
-    readable.faults = false;
+    readable.build.unreadable = false;
+    readable.build.swarm_faults = false;
     const sim::Scenario s = caught(
         find_violation("verdict_sound", naive, readable, seed, cases_max, current_with(Mutation::None)), "changed = success");
     const Size z = size_of(s);
