@@ -73,25 +73,36 @@ StillFails still_a_finding(const NamedCheck& check, const RunOptions& given) {
     };
 }
 
+// The sum of windows, controls, steps and events: the smaller of two shrunk scenarios.
+std::uint32_t total_size(const sim::Scenario& s) {
+    const ScenarioSize z = size_of(s);
+    return z.windows + z.controls + z.steps + z.events;
+}
+
 }  // namespace
 
 void shrink_counterexample(Counterexample& c, const StillFails& still, const ShrinkOptions& options,
                            const NamedCheck& check, const RunOptions& ro, const sim::BuildOptions* build) {
-    ShrinkOptions rest = options;
-    if (build != nullptr) {
-        // First the answers the builder read for this case (half the budget), then the scenario.
-        ShrinkOptions first = options;
-        first.attempts_max = options.attempts_max / 2;
+    ShrinkOptions half = options;
+    half.attempts_max = build != nullptr ? options.attempts_max / 2 : options.attempts_max;
+    const ShrinkResult direct = shrink_scenario(c.scenario, still, half);
+    c.shrink_attempts = direct.attempts;
+    sim::Scenario best = direct.scenario;
+    if (build != nullptr && !direct.stopped) {
+        // Also the builder's answers for this case (a quarter of the attempts), then the scenario
+        // shrinker on that (a quarter): two routes to a small case; the smaller one is kept.
+        ShrinkOptions quarter = options;
+        quarter.attempts_max = options.attempts_max / 4;
         const ChoiceVector answers = recorded_choices(sim::Prng(c.case_seed), *build);
-        const ChoiceShrinkResult cr = shrink_choices(answers, *build, c.scenario.rules, still, first);
-        if (cr.accepted > 0) c.scenario = cr.scenario;
-        c.shrink_attempts = cr.attempts;
-        rest.attempts_max = options.attempts_max - std::min(options.attempts_max, cr.attempts);
-        if (cr.stopped) return;
+        const ChoiceShrinkResult by_choices = shrink_choices(answers, *build, c.scenario.rules, still, quarter);
+        c.shrink_attempts += by_choices.attempts;
+        if (by_choices.accepted > 0 && !by_choices.stopped) {
+            const ShrinkResult then = shrink_scenario(by_choices.scenario, still, quarter);
+            c.shrink_attempts += then.attempts;
+            if (total_size(then.scenario) < total_size(best)) best = then.scenario;
+        }
     }
-    const ShrinkResult sr = shrink_scenario(c.scenario, still, rest);
-    c.scenario = sr.scenario;
-    c.shrink_attempts += sr.attempts;
+    c.scenario = std::move(best);
     const RunResult again = run_scenario(c.scenario, ro);
     const CheckResult r = run_check(check, c.scenario, again, ro);
     if (r.violation) c.violation = *r.violation;

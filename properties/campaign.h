@@ -88,8 +88,9 @@ std::optional<std::string> known_debt(const NamedCheck& check, const sim::Scenar
 
 // Shrinks `c.scenario` while `still` holds, then judges the shrunk scenario again, so the
 // violation `c` describes is the one seen on it (shared by the campaign and mutate-rules). With
-// `build`, `c.scenario` is the PRNG case `c.case_seed` built with it: the builder's answers are
-// shrunk first (properties/choice_shrink.h, half the attempts), then the scenario.
+// `build`, `c.scenario` is the PRNG case `c.case_seed` built with it, and a second route is tried:
+// the builder's answers shrunk (properties/choice_shrink.h), then the scenario; the smaller of the
+// two results is kept (half the attempts for each route).
 void shrink_counterexample(Counterexample& c, const StillFails& still, const ShrinkOptions& options,
                            const NamedCheck& check, const RunOptions& ro, const sim::BuildOptions* build = nullptr);
 

@@ -9,8 +9,9 @@ namespace {
 
 // Block sizes for removing and zeroing, largest first (a window's or a step's answers go together).
 constexpr std::array<std::size_t, 4> block_sizes{8, 4, 2, 1};
-// How many smaller values each answer tries: 0, then halfway, then ever closer (binary search).
-constexpr std::size_t smaller_tries = 32;
+// How many smaller values each answer tries: 0, then halfway, then ever closer (binary search)
+// down to steps of 2^32 / 2^12: an answer below n <= 4096 changes within that.
+constexpr std::size_t smaller_tries = 12;
 
 std::size_t block_slots(std::size_t n) {
     std::size_t slots = 0;

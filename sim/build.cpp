@@ -255,7 +255,11 @@ Window Builder::draw_window(WindowId id, const App& app, Framework framework, st
     w.pid = app.pid;
     w.framework = framework;
     w.awareness = pick(awarenesses);
-    w.bounds = place_on(s_.monitors[index(s_.monitors.size())], pick(window_sizes));
+    // Two answers, sequenced: the order of evaluation of function arguments differs between
+    // compilers (g++ right to left, clang left to right), and so would the scenario (S-1).
+    const Point size = pick(window_sizes);
+    const Monitor& monitor = s_.monitors[index(s_.monitors.size())];
+    w.bounds = place_on(monitor, size);
     w.class_name = std::string(class_name_of(w.framework));
     w.title = app.name + " " + std::to_string(id);
     w.dirty = c_.chance(200);

@@ -128,17 +128,30 @@ inline SearchResult find_violation(std::string check, props::RunOptions options,
         if (!needle.empty() && v->find(needle) == std::string::npos) return false;
         return !(baseline && violation_of(check, s, *baseline));
     };
+    auto first = std::make_shared<std::optional<sim::Scenario>>();  // the first failing case, unshrunk
     SearchResult out = search(
-        [check, options, gen, still]() {
+        [check, options, gen, still, first]() {
             const sim::Scenario s = *props::rcgen::scenarios(gen);
-            if (still(s)) RC_FAIL(*violation_of(check, s, options));
+            if (!still(s)) return;
+            if (!*first) *first = s;
+            RC_FAIL(*violation_of(check, s, options));
         },
         seed, max_success);
     // RapidCheck shrank the choice vector; the scenario shrinker goes on from its result (drops
-    // what no choice could: a control between two others, a step in the middle).
+    // what no choice could: a control between two others, a step in the middle). It also shrinks
+    // the first failing case directly: the smaller of the two routes is the counterexample.
     if (out.counterexample) {
-        out.counterexample = props::shrink_scenario(*out.counterexample, still).scenario;
-        out.json = sim::encode_scenario_text(*out.counterexample);
+        sim::Scenario best = props::shrink_scenario(*out.counterexample, still).scenario;
+        if (*first) {
+            const sim::Scenario direct = props::shrink_scenario(**first, still).scenario;
+            const auto total = [](const sim::Scenario& x) {
+                const props::ScenarioSize z = props::size_of(x);
+                return z.windows + z.controls + z.steps + z.events;
+            };
+            if (total(direct) < total(best)) best = direct;
+        }
+        out.counterexample = best;
+        out.json = sim::encode_scenario_text(best);
     }
     return out;
 }
