@@ -144,9 +144,9 @@ inline SearchResult find_violation(std::string check, props::RunOptions options,
         sim::Scenario best = props::shrink_scenario(*out.counterexample, still).scenario;
         if (*first) {
             const sim::Scenario direct = props::shrink_scenario(**first, still).scenario;
-            const auto total = [](const sim::Scenario& x) {
+            const auto total = [](const sim::Scenario& x) {  // controls last, as in the campaign
                 const props::ScenarioSize z = props::size_of(x);
-                return z.windows + z.controls + z.steps + z.events;
+                return (z.windows + z.steps + z.events) * 1000 + z.controls;
             };
             if (total(direct) < total(best)) best = direct;
         }
