@@ -47,8 +47,8 @@
 #include "cli/fuzz_support.h"
 #include "cli/nightly_support.h"
 #include "cli/report.h"
-#include "fuzz/judge_run.h"
-#include "fuzz/scenario_bytes.h"
+#include "properties/judge_run.h"
+#include "sim/build.h"
 #include "properties/shrink.h"
 #include "properties/campaign.h"
 #include "properties/r0_campaign.h"
@@ -113,7 +113,8 @@ constexpr const char* expected_tags[] = {
     "user_typing", "user_click", "window_to_front", "popup", "tree_reorder", "control_removed", "occluder",
     "borrow", "app_took_foreground", "another_window_took_foreground", "foreground_refused", "stale_read",
     "unreadable_read", "delivery_exception", "delivery_error", "latency_overrun", "dpi_stretched_click",
-    "dependency_observed", "waited_for_user", "agent_retry", "batch_stopped"};
+    "dependency_observed", "waited_for_user", "agent_retry", "batch_stopped", "occluded_click", "wpf_borrow",
+    "verdict_confirmed", "verdict_absent", "verdict_unknown"};
 
 constexpr const char* nightly_help =
     "usage: deskcheck nightly [--minutes M] [--jobs N] [--json] [--rules published|current] [--out DIR]\n"
@@ -735,7 +736,7 @@ void run_determinism_part(const Settings& s, Summary& out) {
     const std::uint64_t round_seed = out.rounds.empty() ? s.seed : out.rounds.front().seed;
     for (std::uint32_t i = 0; i < determinism_sample_cases && !interrupted(); ++i) {
         sim::Prng rng(props::case_seed(round_seed, i));
-        sim::Scenario scenario = sim::generate_scenario(rng);
+        sim::Scenario scenario = sim::build_scenario_from_prng(rng);
         scenario.rules = s.rules;
         check_deterministic(s, scenario, ro, "campaign case " + std::to_string(i), out);
     }
@@ -750,9 +751,9 @@ void run_determinism_part(const Settings& s, Summary& out) {
         const auto read = read_input_file(inputs[i], corpus_input_bytes_max);
         if (!std::holds_alternative<std::string>(read)) continue;
         const std::string& bytes = std::get<std::string>(read);
-        const sim::Scenario scenario = fuzz::scenario_from_bytes(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+        const sim::Scenario scenario = sim::build_scenario_from_bytes(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
         if (sim::validate(scenario).has_value()) continue;
-        check_deterministic(s, scenario, fuzz::fuzz_run_options(), "corpus/fuzz_batch/" + inputs[i].filename().string(), out);
+        check_deterministic(s, scenario, props::fuzz_run_options(), "corpus/fuzz_batch/" + inputs[i].filename().string(), out);
     }
     progress("determinism: " + std::to_string(out.determinism_replayed) + " scenarios replayed twice");
     if (interrupted() && out.interrupted_during.empty()) out.interrupted_during = "the determinism sample";

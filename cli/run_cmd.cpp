@@ -178,8 +178,8 @@ int cmd_run(const Argv& argv) {
     o.stop = [] { return interrupted(); };
     std::cerr << "deskcheck run: seed=" << o.seed << " cases=" << o.cases << " rules=" << o.rules
               << " mutation=" << to_string(o.tool.mutation) << " agent_retries=on"
-              << " generate{windows<=" << o.generate.windows_max << " controls<=" << o.generate.controls_max
-              << " steps<=" << o.generate.steps_max << " swarm_faults user hostile_events}" << std::endl;
+              << " build{windows<=" << o.build.windows_max << " controls<=" << o.build.controls_max
+              << " steps<=" << o.build.steps_max << " swarm_faults user hostile_events}" << std::endl;
     std::uint32_t next_report = 0;
     o.progress = [&](std::uint32_t done, std::uint32_t total) {
         if (done * 10 >= next_report * total || done == total) {

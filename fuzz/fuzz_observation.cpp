@@ -14,7 +14,7 @@
 #include <string_view>
 
 #include "fuzz/fuzzed_data_provider.h"
-#include "fuzz/judge_run.h"
+#include "properties/judge_run.h"
 #include "model/observation.h"
 #include "properties/observation_checks.h"
 
@@ -116,7 +116,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const ObservationJudgement j = assess_observation_snapshot(c.input());
     for (const props::ObservationCheck& check : props::observation_checks()) {
         if (const auto v = check.fn(c, j, observation_rules())) {
-            fuzz::invariant_broken(target, v->property + ": " + v->explanation, props::describe_observation(c, j));
+            props::invariant_broken(target, v->property + ": " + v->explanation, props::describe_observation(c, j));
         }
     }
     return 0;

@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-#include "model/verdict.h"
+#include "model/selection.h"
 
 namespace deskcheck {
 

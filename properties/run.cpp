@@ -99,7 +99,7 @@ private:
 
 // The agent's view: a snapshot of each window the steps name, mapped back to scenario controls by
 // zipping the snapshot with the element tree (same order).
-std::map<ElementId, std::string> snapshot_refs(Tool& tool, sim::Sim& sim, WindowId w) {
+std::map<ElementId, std::string> snapshot_refs(Tool& tool, Desktop& sim, WindowId w) {
     std::map<ElementId, std::string> out;
     const TreePtr tree_ptr = sim.element_tree(w);
     const ElementTree& tree = *tree_ptr;
@@ -264,7 +264,7 @@ private:
 
 }  // namespace
 
-std::vector<Request> agent_requests(Tool& tool, sim::Sim& desk, const sim::Scenario& scenario) {
+std::vector<Request> agent_requests(Tool& tool, Desktop& desk, const sim::Scenario& scenario) {
     RefMaps refs;
     for (const auto& step : scenario.steps) {
         for (WindowId w : {step.window, step.ref_window.value_or(step.window)}) {

@@ -100,7 +100,7 @@ RunResult run_scenario(const sim::Scenario& scenario, const RunOptions& options 
 
 // The agent's side of a run: a snapshot of every window the steps name (refs mapped back to the
 // scenario's controls), then one Request per step (index = step; launch steps become Observe).
-std::vector<Request> agent_requests(Tool& tool, sim::Sim& sim, const sim::Scenario& scenario);
+std::vector<Request> agent_requests(Tool& tool, Desktop& desk, const sim::Scenario& scenario);
 
 // The true state of `control` (none: only the window-level facts) on the simulator now.
 TrueState true_state(const sim::Sim& sim, WindowId window, std::optional<ElementId> control);

@@ -227,7 +227,10 @@ BOOST_AUTO_TEST_CASE(V1_mutate_rules_exit_codes_through_the_binary) {
     // The replay of a kill reproduces it with the mutation and not without it.
     const Command replay = run_deskcheck("replay build/mutate-rules-test/current-unverifiable-to-Absent.json --rule-mutation current:unverifiable:to-Absent");
     BOOST_TEST(replay.exit_code == 1, replay.out);
-    BOOST_TEST(replay.out.find("recorded outcome: violated of verdict_sound (reproduced)") != std::string::npos, replay.out);
+    // Which property kills it first depends on the generated population (verdict_sound or, through
+    // the agent's retry of an Absent, no_resend_after_unknown): any, as long as it reproduces.
+    BOOST_TEST(replay.out.find("recorded outcome: violated of ") != std::string::npos, replay.out);
+    BOOST_TEST(replay.out.find("(reproduced)") != std::string::npos, replay.out);
     // Without it the recorded violation does not reproduce: the replay says so and exits 1.
     const Command plain = run_deskcheck("replay build/mutate-rules-test/current-unverifiable-to-Absent.json");
     BOOST_TEST(plain.exit_code == 1, plain.out);
