@@ -166,8 +166,13 @@ void remember_readable(Snapshot& seen, const Snapshot& poll) {
     if (poll.dirty) seen.dirty = poll.dirty;
 }
 
+// Whether `w` is related to any of `windows` (each distinct window asked once).
 bool related_to_any(Desktop& d, WindowId w, const std::vector<WindowId>& windows) {
-    return std::any_of(windows.begin(), windows.end(), [&](WindowId a) { return related_to_target(d, w, a); });
+    for (auto it = windows.begin(); it != windows.end(); ++it) {
+        if (std::find(windows.begin(), it, *it) != it) continue;  // asked already
+        if (related_to_target(d, w, *it)) return true;
+    }
+    return false;
 }
 
 }  // namespace
@@ -275,12 +280,15 @@ StepReport Tool::step_observed(Step& s) {
     return std::move(s.report);
 }
 
-FrontWindow Tool::front_window(const Step& s, WindowId w, const std::vector<WindowId>& acted) {
+// The facts of one window the decisions ask for (`needs`, FrontNeed); the others stay false. No
+// window (no_window) exists and is related to nothing.
+FrontWindow Tool::front_window(const Step& s, WindowId w, const std::vector<WindowId>& acted, unsigned needs) {
     FrontWindow f;
     f.id = w;
-    f.exists = desktop_.window(w).has_value();
-    f.related_to_target = related_to_target(desktop_, w, s.request.target);
-    if (s.hold == nullptr) return f;
+    if (w == no_window) return f;
+    if ((needs & need_exists) != 0) f.exists = desktop_.window(w).has_value();
+    if ((needs & need_target) != 0) f.related_to_target = related_to_target(desktop_, w, s.request.target);
+    if (s.hold == nullptr || (needs & need_batch) == 0) return f;
     f.related_to_held = s.hold->borrow && related_to_target(desktop_, w, s.hold->borrow->target);
     f.related_to_acted = related_to_any(desktop_, w, acted);
     return f;
@@ -296,7 +304,7 @@ void Tool::step_begin(Step& s) {
     StepStartFacts facts;
     facts.holds_borrow = s.hold->borrow.has_value();
     facts.held_target = facts.holds_borrow ? s.hold->borrow->target : no_window;
-    facts.front = front_window(s, s.front_at_start, s.acted_before);
+    facts.front = front_window(s, s.front_at_start, s.acted_before, need_batch);
     const StepStartDecision d = decide_at_step_start(facts);
     if (d.new_owner) s.hold->owner = *d.new_owner;  // the original owner, or someone else who took it since
     if (d.hold_lost) {
@@ -361,8 +369,8 @@ std::optional<Error> Tool::step_borrow(Step& s) {
     facts.borrowed = b->borrowed;
     facts.changed_while_waiting = b->changed_while_waiting;
     facts.front_at_start = s.front_at_start;
-    facts.prev = front_window(s, b->prev, s.acted_before);
-    if (hold != nullptr) facts.owner = front_window(s, hold->owner, s.acted_before);
+    facts.prev = front_window(s, b->prev, s.acted_before, need_batch);
+    if (hold != nullptr) facts.owner = front_window(s, hold->owner, s.acted_before, need_exists | need_batch);
     const BorrowDecision d = decide_borrow(facts);
     s.moved_before_borrow = d.moved_before_borrow;
     if (hold == nullptr) {
@@ -444,7 +452,7 @@ std::optional<Error> Tool::step_deliver(Step& s) {
     // by someone else while the tool waited (settle, user, quiesce) is reported, not undone (F-4).
     s.front_before = desktop_.foreground();
     s.moved_before_delivery = moved_by_another(false, s.tool_moved_front, s.front_at_start, s.front_before);
-    if (s.moved_before_delivery && s.hold != nullptr && front_window(s, s.front_before, s.acted_before).outsider()) {
+    if (s.moved_before_delivery && s.hold != nullptr && front_window(s, s.front_before, s.acted_before, need_batch).outsider()) {
         s.hold->owner = s.front_before;  // F-4: someone else moved the front while the tool waited
     }
     // Only a process the tool had delivered to before this step can be reacting to the tool.
@@ -499,9 +507,10 @@ Error Tool::delivery_failed(Step& s, DeliveryStatus status) {
 void Tool::step_read_after(Step& s) {
     const ElementNode* node = s.target.node;
     if (node == nullptr || s.report.kind == ActionKind::Unverifiable) return;
-    const ElementId element = node->id;
-    const ActionFacts& facts = s.report.facts;
-    s.after = hooks_.read_after(s.before, [&]() {
+    // Captures two pointers only: std::function keeps it without allocating.
+    s.after = hooks_.read_after(s.before, [this, &s]() {
+        const ElementId element = s.target.node->id;
+        const ActionFacts& facts = s.report.facts;
         if (rules_.settles) return settle(s.request.target, element, facts, s.before, s.settled, s.ev.settle_ms);
         return hooks_.read_state(desktop_, s.request.target, element, facts.kind, facts.click_state);
     });
@@ -541,7 +550,7 @@ void Tool::step_give_back(Step& s) {
     }
     if (hold == nullptr) return;
     // Whoever holds the front now, if not the batch's own doing, is whom it is owed to (F-4).
-    FrontWindow now = front_window(s, desktop_.foreground(), hold->acted);
+    const FrontWindow now = front_window(s, desktop_.foreground(), hold->acted, need_batch);
     if (now.outsider()) hold->owner = now.id;
 }
 
@@ -551,14 +560,21 @@ BackgroundFacts Tool::background_facts(const Step& s) {
     f.in_batch = hold != nullptr;
     f.tool_moved_front = s.tool_moved_front;
     f.delivered_to_front = s.delivered_to_front;
-    f.at_start = front_window(s, s.front_at_start, s.acted_before);
-    f.before_delivery = front_window(s, s.front_before, s.acted_before);
+    // Whether the target's app grabbed the front matters only when the front moved to an app the
+    // tool delivered to, without the tool moving it (owed_after_background_action).
+    const bool grab_possible = !s.tool_moved_front && s.front_before != s.front_at_start && s.delivered_to_front;
+    f.before_delivery = front_window(s, s.front_before, s.acted_before, need_batch | (grab_possible ? unsigned{need_target} : 0u));
+    f.at_start = s.front_at_start == s.front_before ? f.before_delivery
+                                                    : front_window(s, s.front_at_start, s.acted_before, need_batch);
     if (hold == nullptr) return f;
     f.holds_borrow = hold->borrow.has_value();
     f.held_borrowed = f.holds_borrow && hold->borrow->borrowed;
     f.held_target = f.holds_borrow ? hold->borrow->target : no_window;
     f.held_target_exists = f.holds_borrow && desktop_.window(f.held_target).has_value();
-    f.owner = front_window(s, hold->owner, s.acted_before);
+    f.owner = hold->owner == f.before_delivery.id ? f.before_delivery
+              : hold->owner == f.at_start.id      ? f.at_start
+                                                  : front_window(s, hold->owner, s.acted_before, need_batch);
+    f.owner.exists = hold->owner != no_window && desktop_.window(hold->owner).has_value();
     return f;
 }
 

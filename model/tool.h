@@ -144,7 +144,8 @@ private:
     StepReport step_observed(Step& step);
     Error delivery_failed(Step& step, DeliveryStatus status);
     ForegroundEvidence give_back_at_failure(Step& step, bool exception);
-    FrontWindow front_window(const Step& step, WindowId window, const std::vector<WindowId>& acted);
+    enum FrontNeed : unsigned { need_exists = 1, need_target = 2, need_batch = 4 };
+    FrontWindow front_window(const Step& step, WindowId window, const std::vector<WindowId>& acted, unsigned needs);
     BackgroundFacts background_facts(const Step& step);
     // Batch pieces (act.cpp).
     std::optional<StepReport> escalation(const Request& request, std::uint32_t index, const BatchReport& out,
