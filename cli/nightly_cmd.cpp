@@ -407,7 +407,7 @@ props::CampaignOptions campaign_options(const Settings& s, const Round& round, c
     o.seed = round.seed;
     o.cases = round.cases;
     o.rules = s.rules;
-    o.tool.mutation = s.mutation;
+    o.mutation = s.mutation;
     o.agent_retries = true;
     o.shrink = true;
     o.counterexample_known = campaign_properties(out);
@@ -720,7 +720,7 @@ void check_deterministic(const Settings& s, const sim::Scenario& scenario, const
     c.violation = *r.violation;
     c.original_size = c.shrunk_size = props::size_of(scenario);
     c.summary = "deterministic violated: " + r.violation->explanation + " (" + source + ")";
-    const Written w = write_counterexample(c, std::string(ro.rules->name), s.out, ro.tool.mutation, ro.agent_retries);
+    const Written w = write_counterexample(c, std::string(ro.rules->name), s.out, ro.mutation, ro.agent_retries);
     if (!w.error.empty()) out.infra_errors.push_back("counterexample of deterministic not written: " + w.error);
     out.findings.push_back({"determinism sample", c.property, c.summary, w.file,
                             w.error.empty() ? replay_command(w.file) : "(not written)", true,
@@ -731,7 +731,7 @@ void check_deterministic(const Settings& s, const sim::Scenario& scenario, const
 void run_determinism_part(const Settings& s, Summary& out) {
     props::RunOptions ro;
     ro.rules = find_rules(s.rules);
-    ro.tool.mutation = s.mutation;
+    ro.mutation = s.mutation;
     ro.agent_retries = true;
     const std::uint64_t round_seed = out.rounds.empty() ? s.seed : out.rounds.front().seed;
     for (std::uint32_t i = 0; i < determinism_sample_cases && !interrupted(); ++i) {

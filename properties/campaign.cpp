@@ -117,6 +117,7 @@ CampaignResult run_campaign(const CampaignOptions& o) {
     RunOptions ro;
     ro.rules = rules != nullptr ? rules : &current_rules();
     ro.tool = o.tool;
+    ro.mutation = o.mutation;
     ro.agent_retries = o.agent_retries;
     ro.trace = false;  // nobody reads a campaign run's trace; counterexamples are replayed with it
     for (const auto& c : all_checks()) {

@@ -24,7 +24,8 @@ struct CampaignOptions {
     std::uint32_t cases = 200;
     std::string rules = "current";               // the rule set the tool uses
     std::vector<std::string> properties;         // empty: every check
-    ToolConfig tool;                             // a negative proof's mutation, for self-tests
+    ToolConfig tool;
+    Mutation mutation = Mutation::None;          // a negative proof's mutation, for self-tests
     bool agent_retries = true;                   // W-2 agent acting on the answers
     sim::BuildOptions build = sim::campaign_build_options();
     bool shrink = true;

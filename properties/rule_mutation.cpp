@@ -53,6 +53,7 @@ RunOptions run_options_for(const RuleSet& rules, const CampaignOptions& o) {
     RunOptions ro;
     ro.rules = &rules;
     ro.tool = o.tool;
+    ro.mutation = o.mutation;
     ro.agent_retries = o.agent_retries;
     ro.trace = false;
     return ro;

@@ -1,6 +1,7 @@
 #include "properties/run.h"
 
 #include "model/write.h"
+#include "properties/mutations.h"
 
 #include <cassert>
 #include <map>
@@ -164,10 +165,10 @@ public:
         sim::Sim& desk = *out_.sim;
         const RuleSet& rules = options_.rules != nullptr ? *options_.rules : rules_for(scenario_);
         out_.rules = std::string(rules.name);
-        out_.config = options_.tool;
+        out_.config = with_mutation(options_.tool, options_.mutation);
         out_.batch_mode = scenario_.batch;
         out_.foreground_at_start = desk.foreground();
-        Tool tool(desk, rules, options_.tool);
+        Tool tool(desk, rules, out_.config);
         Recorder recorder(desk, out_);
         tool.set_observer(&recorder);
         out_.requests = agent_requests(tool, desk, scenario_);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/tool.h"
+#include "sim/mutation_names.h"
 #include "sim/scenario.h"
 #include "sim/sim.h"
 
@@ -18,7 +19,8 @@ inline constexpr TimeMs quiet_limit_ms_default = 30'000;
 
 struct RunOptions {
     const RuleSet* rules = nullptr;  // nullptr: the scenario's "rules"
-    ToolConfig tool;                 // mutation: a negative proof's deliberate bug
+    ToolConfig tool;
+    Mutation mutation = Mutation::None;  // a negative proof's deliberate bug (properties/mutations.h)
     TimeMs quiet_limit_ms = quiet_limit_ms_default;  // after the run, let pending effects land
     // W-2: an agent that acts on the tool's answers. When the run stops at a step whose answer is
     // a not_done (Absent, or an error before anything was delivered), it retries that step once as

@@ -32,7 +32,7 @@ constexpr int cases_max = 3000;  // the search stops at the first failure; runs 
 RunOptions current_with(Mutation m, bool agent_retries = false) {
     RunOptions o;
     o.rules = &current_rules();
-    o.tool.mutation = m;
+    o.mutation = m;
     o.agent_retries = agent_retries;
     return o;
 }
