@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "fuzz/judge_run.h"
+#include "properties/judge_run.h"
 #include "properties/r0_campaign.h"
 
 namespace {
@@ -23,6 +23,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                           static_cast<std::uint32_t>(data[i + 2]) << 16 | static_cast<std::uint32_t>(data[i + 3]) << 24);
     }
     const deskcheck::r0::R0CaseResult r = deskcheck::r0::run_r0_case(choices, nullptr);
-    if (r.violation) deskcheck::fuzz::invariant_broken("fuzz_r0", "failure_leaves_nothing (R-1..R-7)", *r.violation + " | " + deskcheck::r0::describe_case(r));
+    if (r.violation) deskcheck::props::invariant_broken("fuzz_r0", "failure_leaves_nothing (R-1..R-7)", *r.violation + " | " + deskcheck::r0::describe_case(r));
     return 0;
 }

@@ -316,7 +316,7 @@ std::vector<sim::R0Fixture> generated_fixtures(std::uint64_t seed, std::size_t c
     std::vector<sim::R0Fixture> out;
     sim::Prng rng(seed);
     for (std::size_t i = 0; i < count; ++i) {
-        sim::PrngChoices choices(rng);
+        sim::R0PrngChoices choices(rng);
         sim::R0Fixture f = sim::generate_r0_fixture(choices);
         f.name = "generated-" + std::to_string(seed) + "-" + std::to_string(i + 1);
         out.push_back(std::move(f));

@@ -53,12 +53,12 @@ std::size_t size_of(const R0CaseResult& c) {
 }  // namespace
 
 R0CaseResult run_r0_case(const std::vector<std::uint32_t>& choices, const UndoPolicy* policy) {
-    sim::ListChoices c(choices);
+    sim::R0ListChoices c(choices);
     return run_with(c, policy);
 }
 
 R0CaseResult run_r0_case(sim::Prng& rng, const UndoPolicy* policy) {
-    sim::PrngChoices c(rng);
+    sim::R0PrngChoices c(rng);
     return run_with(c, policy);
 }
 

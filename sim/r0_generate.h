@@ -21,9 +21,9 @@ public:
     virtual std::uint32_t pick(std::uint32_t bound) = 0;
 };
 
-class PrngChoices final : public R0Choices {
+class R0PrngChoices final : public R0Choices {
 public:
-    explicit PrngChoices(Prng& rng) : rng_(rng) {}
+    explicit R0PrngChoices(Prng& rng) : rng_(rng) {}
     std::uint32_t pick(std::uint32_t bound) override { return static_cast<std::uint32_t>(rng_.below(bound)); }
 
 private:
@@ -31,9 +31,9 @@ private:
 };
 
 // Reads a fixed list; past its end every answer is 0.
-class ListChoices final : public R0Choices {
+class R0ListChoices final : public R0Choices {
 public:
-    explicit ListChoices(const std::vector<std::uint32_t>& values) : values_(values) {}
+    explicit R0ListChoices(const std::vector<std::uint32_t>& values) : values_(values) {}
     std::uint32_t pick(std::uint32_t bound) override { return pos_ < values_.size() ? values_[pos_++] % bound : 0; }
 
 private:
