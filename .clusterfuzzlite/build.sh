@@ -5,7 +5,7 @@
 #
 # The targets link only model/, sim/, the checks of properties/ and header-only nlohmann/json, so
 # they build with OSS-Fuzz's clang + libc++; the Boost / RapidCheck suites and the CLI are off
-# (DESKCHECK_TESTS=OFF). Per target, $OUT gets: the binary, <target>_seed_corpus.zip (from
+# (DESKCHECK_BUILD_TESTS=OFF DESKCHECK_BUILD_CLI=OFF). Per target, $OUT gets: the binary, <target>_seed_corpus.zip (from
 # corpus/<target>/), <target>.options and, for the JSON target, its dictionary.
 
 # The source tree: the working directory (the Dockerfile's WORKDIR), else $SRC/deskcheck.
@@ -34,7 +34,7 @@ fi
 cmake -S "$repo" -B "$build" "${generator[@]}" \
     -DCMAKE_CXX_COMPILER="$CXX" -DCMAKE_CXX_FLAGS="$cxxflags" \
     -DCMAKE_BUILD_TYPE= \
-    -DDESKCHECK_TESTS=OFF -DDESKCHECK_WERROR=OFF \
+    -DDESKCHECK_BUILD_TESTS=OFF -DDESKCHECK_BUILD_CLI=OFF -DDESKCHECK_WERROR=OFF \
     -DDESKCHECK_FUZZ=ON -DDESKCHECK_FUZZ_LINK_FLAGS="$LIB_FUZZING_ENGINE"
 cmake --build "$build" --parallel "$(nproc)" --target "${targets[@]}"
 

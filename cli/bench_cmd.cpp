@@ -22,7 +22,7 @@
 #include "properties/campaign.h"
 #include "properties/checks.h"
 #include "properties/run.h"
-#include "sim/generate.h"
+#include "sim/build.h"
 #include "sim/sim.h"
 
 namespace deskcheck::cli {
@@ -52,14 +52,14 @@ double median(std::vector<double> v) {
 }
 
 std::vector<sim::Scenario> population(std::uint32_t cases) {
-    sim::GenerateOptions g;
+    sim::BuildOptions g = sim::campaign_build_options();
     g.windows_max = 4;
     g.steps_max = 8;
     std::vector<sim::Scenario> out;
     out.reserve(cases);
     for (std::uint32_t i = 0; i < cases; ++i) {
         sim::Prng rng(props::case_seed(bench_seed, i));
-        out.push_back(sim::generate_scenario(rng, g));
+        out.push_back(sim::build_scenario_from_prng(rng, g));
         out.back().rules = "current";
     }
     return out;
@@ -147,33 +147,9 @@ void replica_run(const sim::Scenario& s, Phases& p, double overhead_s) {
     const auto t0 = Clock::now();
     TimedDesktop timed(desk, p.port_s, overhead_s);
     Tool tool(timed, current_rules());
-    std::map<WindowId, std::map<ElementId, std::string>> refs;
-    std::vector<Request> requests;
-    for (std::size_t i = 0; i < s.steps.size(); ++i) {
-        const sim::Step& step = s.steps[i];
-        if (step.kind == sim::StepKind::Launch) continue;
-        const WindowId from = step.ref_window.value_or(step.window);
-        if (refs.count(from) == 0) {
-            const TreePtr tree_ptr = timed.element_tree(from);
-            const ElementTree& tree = *tree_ptr;
-            const SnapshotReport snap = tool.snapshot(from);
-            for (std::size_t k = 0; k < snap.elements.size() && k < tree.nodes.size(); ++k) refs[from][tree.nodes[k].id] = snap.elements[k].ref;
-        }
-        Request r;
-        r.target = step.window;
-        r.step = static_cast<std::int32_t>(i);
-        r.text = step.text;
-        r.keys = step.keys;
-        r.frame = step.frame;
-        r.point = step.point;
-        r.depends_on = step.depends_on;
-        r.kind = step.kind == sim::StepKind::Type ? RequestKind::Type
-                 : step.kind == sim::StepKind::Hotkey ? RequestKind::Hotkey
-                 : step.kind == sim::StepKind::Click ? RequestKind::Click
-                 : step.kind == sim::StepKind::ClickAt ? RequestKind::ClickAt : RequestKind::Observe;
-        if (step.control && refs[from].count(*step.control) != 0) r.ref = refs[from][*step.control];
-        requests.push_back(std::move(r));
-    }
+    // The agent's requests as the runner builds them, the snapshots going through the timed port.
+    std::vector<Request> requests = props::agent_requests(tool, timed, s);
+    std::erase_if(requests, [&s](const Request& r) { return s.steps[static_cast<std::size_t>(r.step)].kind == sim::StepKind::Launch; });
     if (s.batch) tool.batch(requests);
     else for (const auto& r : requests) tool.act_step(r);
     const auto q0 = Clock::now();

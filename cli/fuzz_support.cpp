@@ -5,8 +5,8 @@
 
 #include "cli/files.h"
 #include "cli/report.h"
-#include "fuzz/judge_run.h"
-#include "fuzz/scenario_bytes.h"
+#include "properties/judge_run.h"
+#include "sim/build.h"
 #include "properties/shrink.h"
 #include "properties/campaign.h"
 #include "sim/scenario_json.h"
@@ -43,11 +43,11 @@ std::variant<sim::Scenario, std::string> scenario_of(const std::string& bytes, s
         return "not a valid scenario: " + std::get<sim::DecodeError>(decoded).message();
     }
     kind = "fuzz_batch bytes";
-    if (bytes.size() > fuzz::bytes_input_max) {
+    if (bytes.size() > sim::bytes_input_max) {
         return "neither a scenario document nor fuzz_batch bytes (" + std::to_string(bytes.size()) +
-               " bytes, more than fuzz_batch reads: " + std::to_string(fuzz::bytes_input_max) + ")";
+               " bytes, more than fuzz_batch reads: " + std::to_string(sim::bytes_input_max) + ")";
     }
-    sim::Scenario s = fuzz::scenario_from_bytes(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+    sim::Scenario s = sim::build_scenario_from_bytes(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
     if (const auto invalid = sim::validate(s)) {
         return "decodes to no valid scenario (neither scenario JSON nor fuzz_batch bytes: " + invalid->path + ": " +
                invalid->reason + ")";
@@ -81,8 +81,8 @@ Conversion convert_crash(const fs::path& crash, const fs::path& out_dir, const s
         return out;
     }
     const std::optional<sim::Scenario> scenario = std::get<sim::Scenario>(std::move(decoded));
-    const props::RunOptions options = fuzz::fuzz_run_options();
-    const auto violation = fuzz::first_violation(*scenario, options, fuzz::Determinism::Check);
+    const props::RunOptions options = props::fuzz_run_options();
+    const auto violation = props::first_violation(*scenario, options, props::Determinism::Check);
     if (!violation) return out;
     out.violated = true;
     out.property = violation->property;

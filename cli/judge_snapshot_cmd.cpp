@@ -1,6 +1,10 @@
-// deskcheck judge-snapshot FILE|- [--json]: the observation rules (O-1) for a harness in any
-// language. Reads {action, contract, snapshot, previous} as JSON (the seed's camelCase names) and
-// prints the judgement. Bad input: one line "PATH: REASON" (a JSON pointer) and exit 2.
+// deskcheck judge-snapshot FILE|- [--json] [--rule-mutation ID]: the observation rules (O-1) for a
+// harness in any language. Reads {action, contract, snapshot, previous} as JSON (the seed's camelCase
+// names) and prints the judgement. Bad input: one line "PATH: REASON" (a JSON pointer) and exit 2.
+// A counterexample of `deskcheck mutate-rules --rules observation` is such an input with a
+// "counterexample" header; with --rule-mutation ID (or with the header) the observation checks
+// (properties/observation_checks.h) run on it too, and a violation exits 1.
+#include <algorithm>
 #include <array>
 #include <fstream>
 #include <iostream>
@@ -14,6 +18,8 @@
 #include "cli/files.h"
 #include "cli/commands.h"
 #include "model/observation.h"
+#include "properties/observation_checks.h"
+#include "properties/observation_mutation.h"
 
 namespace deskcheck::cli {
 namespace {
@@ -70,16 +76,21 @@ ObservationSnapshot snapshot_from(const Json& j, const std::string& path) {
     return s;
 }
 
-struct Input {
-    ObservedAction action;
-    ObservationContract contract;
-    ObservationSnapshot snapshot;
-    std::optional<ObservationSnapshot> previous;
+struct Input : props::ObservationCase {
+    std::optional<std::string> recorded_property;  // a mutate-rules counterexample's header
+    std::optional<std::string> recorded_mutation;
 };
 
+void header_from(const Json& j, Input& in) {
+    if (!j.is_object()) throw BadInput{"/counterexample", "expected an object"};
+    if (j.contains("property")) in.recorded_property = string_at(j, "/counterexample", "property");
+    if (j.contains("mutation")) in.recorded_mutation = string_at(j, "/counterexample", "mutation");
+}
+
 Input input_from(const Json& j) {
-    only_keys(j, "", {"action", "contract", "snapshot", "previous"});
+    only_keys(j, "", {"action", "contract", "snapshot", "previous", "counterexample"});
     Input in;
+    if (j.contains("counterexample")) header_from(j.at("counterexample"), in);
     for (const char* key : {"action", "contract", "snapshot"}) {
         if (!j.contains(key)) throw BadInput{std::string("/") + key, "required field missing"};
     }
@@ -121,20 +132,29 @@ std::optional<std::string> read_all(const std::string& name, std::string& error)
 }  // namespace
 
 int cmd_judge_snapshot(const Argv& argv) {
-    Args args("judge-snapshot", argv, {"--json", "--help"}, {});
+    Args args("judge-snapshot", argv, {"--json", "--help"}, {"--rule-mutation"});
     if (!args.ok()) return usage_error("judge-snapshot", args.error());
     if (args.flag("--help")) {
-        std::cout << "usage: deskcheck judge-snapshot FILE|- [--json]\n"
+        std::cout << "usage: deskcheck judge-snapshot FILE|- [--json] [--rule-mutation ID]\n"
                      "judges one observation snapshot by the ten rules of `deskcheck rules --observation` (O-1).\n"
                      "input: {\"action\": {correlationId, target, expectedState},\n"
                      "        \"contract\": {version, requiredFields: [..], knownStates: [..]},\n"
                      "        \"snapshot\": {observedAt, source, correlationId, target, state, evidenceStatus,\n"
                      "                     freshness, fingerprint, effectStatus  (each a string, or null/absent)},\n"
-                     "        \"previous\": a snapshot, or null/absent}\n"
-                     "exit: 0 judged (whatever the outcome), 2 bad usage or bad input (PATH: REASON)\n";
+                     "        \"previous\": a snapshot, or null/absent,\n"
+                     "        \"counterexample\": optional header of a mutate-rules counterexample {property, mutation, ...}}\n"
+                     "--rule-mutation ID: judge by the observation rules with that mutation (mutate-rules --rules\n"
+                     "observation); with it, or with a counterexample header, the observation checks run too.\n"
+                     "exit: 0 judged (whatever the outcome) and no check violated, 1 a check is violated (a rule\n"
+                     "mutation's counterexample reproduces), 2 bad usage or bad input (PATH: REASON)\n";
         return exit_ok;
     }
     if (args.positional().size() != 1) return usage_error("judge-snapshot", "expects one FILE, or - for stdin");
+    const auto mutation_id = args.option("--rule-mutation");
+    if (mutation_id && !props::parse_observation_mutation(observation_rules(), *mutation_id)) {
+        return usage_error("judge-snapshot", printable("--rule-mutation: no mutation '" + *mutation_id +
+                                                       "' of the observation rules (e.g. observation:snapshot_not_fresh:remove)"));
+    }
     std::string error;
     const auto text = read_all(args.positional()[0], error);
     if (!text) return usage_error("judge-snapshot", error);
@@ -148,23 +168,45 @@ int cmd_judge_snapshot(const Argv& argv) {
     } catch (const Json::exception& e) {  // a number out of range, a missing member, ...
         return usage_error("judge-snapshot", printable("/: not a valid input (" + std::string(e.what()) + ")"));
     }
-    const auto j = assess_observation_snapshot(
-        {in.action, in.contract, in.snapshot, in.previous ? &*in.previous : nullptr});
+    std::optional<props::MutatedObservationRules> mutant;
+    if (mutation_id) mutant.emplace(observation_rules(), *props::parse_observation_mutation(observation_rules(), *mutation_id));
+    const props::ObservationTable table = mutant ? mutant->table() : observation_rules();
+    const auto j = assess_observation(table, in.input());
+    const bool checked = mutation_id.has_value() || in.recorded_property.has_value();
+    const auto violations = checked ? props::observation_violations(in, table) : std::vector<props::ObservationViolation>{};
+    const int code = violations.empty() ? exit_ok : exit_violation;
     if (args.flag("--json")) {
         nlohmann::ordered_json out{{"outcome", to_string(j.outcome)}, {"reason", j.reason}, {"rule", j.order},
                                    {"spec", j.spec}, {"missing_fields", j.missing_fields},
                                    {"rules_passed", j.rules_passed}};
+        if (checked) {
+            out["rule_mutation"] = mutation_id ? nlohmann::ordered_json(*mutation_id) : nullptr;
+            out["violations"] = nlohmann::ordered_json::array();
+            for (const auto& v : violations) out["violations"].push_back({{"property", v.property}, {"explanation", v.explanation}});
+        }
         std::cout << out.dump(2) << "\n";
-        return exit_ok;
+        return code;
     }
+    if (mutation_id) std::cout << "judged by the rules with mutation " << *mutation_id << "\n";
     std::cout << to_string(j.outcome) << " / " << j.reason << " (rule " << static_cast<int>(j.order) << ", " << j.spec << ")\n";
     if (!j.missing_fields.empty()) {
         std::cout << "  missing:";
         for (const auto& f : j.missing_fields) std::cout << " " << f;
         std::cout << "\n";
     }
+    for (const auto& v : violations) std::cout << "  VIOLATED " << v.property << ": " << v.explanation << "\n";
+    if (in.recorded_property) {
+        const bool again = std::any_of(violations.begin(), violations.end(),
+                                       [&](const props::ObservationViolation& v) { return v.property == *in.recorded_property; });
+        std::cout << "  recorded outcome: violated of " << *in.recorded_property
+                  << (in.recorded_mutation ? " under " + *in.recorded_mutation : std::string()) << " ("
+                  << (again ? "reproduced" : "NOT reproduced") << ")\n";
+        if (!again && !mutation_id && in.recorded_mutation) {
+            std::cout << "  (the file records a rule mutation: replay it with --rule-mutation " << *in.recorded_mutation << ")\n";
+        }
+    }
     std::cout << "  observed is not accepted (O-3): nothing here says the task is done\n";
-    return exit_ok;
+    return code;
 }
 
 }  // namespace deskcheck::cli

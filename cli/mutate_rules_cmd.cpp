@@ -1,8 +1,13 @@
-// deskcheck mutate-rules: mutation testing of the verdict rules (properties/rule_mutation.h).
-// For every row of a rule set, every mutation of it runs the campaign on the mutated set; the table
-// says which the properties kill, which survive, and which are equivalent on the diff-rules
-// catalogue (cli/situations.h).
+// deskcheck mutate-rules: mutation testing of the rule tables (cli/mutate_rules.h). The verdict
+// sets (properties/rule_mutation.h): every mutation of every row runs the property campaign on the
+// mutated set, equivalence judged on the diff-rules catalogue (cli/situations.h). The observation
+// rules (properties/observation_mutation.h): every mutation runs the observation checks on generated
+// cases, equivalence judged on seed 004's matrix and those cases. One table shape for both.
+#include <algorithm>
 #include <atomic>
+#include <cassert>
+#include <functional>
+#include <memory>
 #include <chrono>
 #include <filesystem>
 #include <iomanip>
@@ -14,10 +19,14 @@
 #include <mutex>
 
 #include "cli/args.h"
+#include "cli/files.h"
+#include "cli/mutate_rules.h"
 #include "cli/commands.h"
 #include "cli/report.h"
 #include "cli/situations.h"
 #include "model/evidence.h"
+#include "model/observation.h"
+#include "properties/observation_mutation.h"
 #include "properties/rule_mutation.h"
 #include "sim/scenario_json.h"
 
@@ -26,59 +35,20 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A full run of both shipped sets stays well under two minutes on a 2-core machine (README).
+// A full run of all the sets stays well under two minutes on a 2-core machine (README).
 constexpr std::uint64_t mutate_cases_default = 20000;
 constexpr std::uint64_t mutate_cases_max = 1'000'000;
 constexpr std::uint64_t mutate_jobs_max = 64;
 
-enum class Outcome { Killed, Survived, Equivalent };
-
-char letter(Outcome o) {
+char letter(MutantOutcome o) {
     switch (o) {
-        case Outcome::Killed: return 'K';
-        case Outcome::Survived: return 'S';
-        case Outcome::Equivalent: return 'E';
+        case MutantOutcome::Killed: return 'K';
+        case MutantOutcome::Survived: return 'S';
+        case MutantOutcome::Equivalent: return 'E';
+        case MutantOutcome::NotRun: return '-';
     }
     return '?';
 }
-
-std::string_view outcome_name(Outcome o) {
-    switch (o) {
-        case Outcome::Killed: return "killed";
-        case Outcome::Survived: return "survived";
-        case Outcome::Equivalent: return "equivalent";
-    }
-    return "?";
-}
-
-struct MutantReport {
-    props::RuleMutation mutation;
-    std::string id;
-    Outcome outcome = Outcome::Survived;
-    std::optional<std::size_t> same_as;   // index of the identical mutant listed first
-    std::optional<props::Kill> kill;
-    std::string file;                     // the killing counterexample ("" when none or not written)
-    std::string replay;
-    std::optional<std::size_t> situation; // a catalogue situation where the mutant decides differently
-    bool selected = true;                 // false: left out by --row
-};
-
-struct SetReport {
-    const RuleSet* rules = nullptr;
-    std::vector<MutantReport> mutants;
-    double seconds = 0;
-    std::uint32_t killed = 0, survived = 0, equivalent = 0, distinct = 0;
-    std::uint32_t non_equivalent() const { return killed + survived; }
-};
-
-struct Settings {
-    std::vector<const RuleSet*> sets;
-    std::optional<std::string> row;  // only this row's mutations
-    props::CampaignOptions campaign;
-    fs::path out = "build/mutate-rules";
-    bool json = false;
-    std::uint32_t jobs = 1;
-};
 
 std::string file_stem(const std::string& id) {
     std::string out = id;
@@ -88,18 +58,17 @@ std::string file_stem(const std::string& id) {
     return out;
 }
 
-void write_kill(MutantReport& m, const RuleSet& rules, const fs::path& out) {
+bool write_file(MutantReport& m, const fs::path& out, const std::string& text) {
     std::error_code ec;
     fs::create_directories(out, ec);
     const fs::path file = out / (file_stem(m.id) + ".json");
-    const sim::ScenarioDocument doc = props::counterexample_document(m.kill->counterexample, std::string(rules.name));
-    const std::string error = write_text_file(file, sim::encode_document_text(doc));
+    const std::string error = write_text_file(file, text);
     if (!error.empty()) {
         std::cerr << "deskcheck mutate-rules: counterexample not written: " << error << "\n";
-        return;
+        return false;
     }
     m.file = file.string();
-    m.replay = "deskcheck replay " + m.file + " --rule-mutation " + m.id;
+    return true;
 }
 
 int readable_count(const Snapshot& s) {
@@ -123,40 +92,27 @@ std::optional<std::size_t> telling_difference(const RuleSet& a, const RuleSet& b
     return best;
 }
 
-// One mutant: equivalent on the catalogue, else the campaign until its first kill.
-void judge_mutant(MutantReport& m, const RuleSet& rules, std::span<const Situation> situations,
-                  props::OriginalViolations& original, const Settings& s) {
-    const props::MutatedRules mutant(rules, m.mutation);
-    m.situation = telling_difference(rules, mutant.rules(), situations);
-    if (!m.situation) {
-        m.outcome = Outcome::Equivalent;
-        return;
-    }
-    m.kill = props::first_kill(mutant.rules(), m.id, s.campaign, original);
-    m.outcome = m.kill ? Outcome::Killed : Outcome::Survived;
-    if (m.kill) write_kill(m, rules, s.out);
-}
-
 void progress_line(const SetReport& r, std::size_t i, std::size_t selected, std::size_t done) {
     const MutantReport& m = r.mutants[i];
     std::cerr << "  [" << done << "/" << selected << "] " << m.id << ": " << outcome_name(m.outcome);
-    if (m.kill) std::cerr << " by " << m.kill->property << " after " << m.kill->cases << " cases";
+    if (m.outcome == MutantOutcome::Killed) std::cerr << " by " << m.property << " after " << m.cases << " cases";
     std::cerr << "\n";
 }
 
-// Runs the distinct mutants in `work` on `jobs` threads. Each thread keeps its own cache of the
-// original's violations; a mutant's report is written by the one thread that judged it.
-void judge_all(SetReport& r, const std::vector<std::size_t>& work, std::span<const Situation> situations,
-               const Settings& s, std::size_t selected_count) {
+// Runs `judge(index)` for the distinct mutants in `work` on `jobs` threads; `make_judge` gives each
+// thread its own judge (its own caches). A mutant's report is written by the one thread that judged it.
+void judge_all(SetReport& r, const std::vector<std::size_t>& work, const MutateSettings& s, std::size_t selected_count,
+               const std::function<std::function<void(MutantReport&)>()>& make_judge) {
     std::atomic<std::size_t> next{0};
     std::mutex progress;
     std::size_t done = 0;
     const auto worker = [&] {
-        props::OriginalViolations original(*r.rules, s.campaign);
+        const auto judge = make_judge();
         for (std::size_t k = next++; k < work.size(); k = next++) {
-            judge_mutant(r.mutants[work[k]], *r.rules, situations, original, s);
+            if (s.stop && s.stop()) continue;  // left NotRun
+            judge(r.mutants[work[k]]);
             const std::lock_guard<std::mutex> lock(progress);
-            progress_line(r, work[k], selected_count, ++done);
+            if (s.progress) progress_line(r, work[k], selected_count, ++done);
         }
     };
     std::vector<std::thread> threads;
@@ -165,17 +121,110 @@ void judge_all(SetReport& r, const std::vector<std::size_t>& work, std::span<con
     for (auto& t : threads) t.join();
 }
 
-SetReport mutate_set(const RuleSet& rules, std::span<const Situation> situations, const Settings& s) {
+// Copies each repeated move's outcome from its first listing and counts the distinct ones.
+void finish(SetReport& r, std::chrono::steady_clock::time_point started) {
+    for (auto& m : r.mutants) {
+        if (!m.selected) continue;
+        if (m.same_as) {
+            const MutantReport& first = r.mutants[*m.same_as];
+            m.outcome = first.outcome;
+            m.property = first.property;
+            m.cases = first.cases;
+            m.file = first.file;
+            m.replay = first.replay;
+            m.situation = first.situation;
+            continue;
+        }
+        ++r.distinct;
+        if (m.outcome == MutantOutcome::Killed) ++r.killed;
+        if (m.outcome == MutantOutcome::Survived) ++r.survived;
+        if (m.outcome == MutantOutcome::Equivalent) ++r.equivalent;
+        if (m.outcome == MutantOutcome::NotRun) ++r.not_run;
+    }
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+}
+
+void announce(const SetReport& r, std::size_t count, std::size_t distinct, const MutateSettings& s) {
+    if (!s.progress) return;
+    std::cerr << "deskcheck mutate-rules: " << r.name << ": " << count << " mutations of " << r.row_ids.size()
+              << " rows (" << distinct << " distinct), seed " << s.seed << ", up to " << s.cases << " cases each, "
+              << s.jobs << (s.jobs == 1 ? " job\n" : " jobs\n");
+}
+
+// ---- the verdict rule sets ------------------------------------------------------------------------
+
+// The column of a mutation in the table.
+std::size_t column_of(const props::RuleMutation& m) {
+    switch (m.kind) {
+        case props::RuleMutationKind::Verdict: return static_cast<std::size_t>(m.verdict);  // 0..2
+        case props::RuleMutationKind::Remove: return 3;
+        case props::RuleMutationKind::Earlier: return 4;
+        case props::RuleMutationKind::Later: return 5;
+        case props::RuleMutationKind::Negate: return 6;
+    }
+    return 6;
+}
+
+ShownSituation shown(const CatalogueSituation& c, const RuleSet& rules, const props::RuleMutation& mutation) {
+    const Situation sit{c.action, c.before, c.after, Timing{c.settled}};
+    const props::MutatedRules mutant(rules, mutation);
+    const Judgement was = judge(rules, sit);
+    const Judgement now = judge(mutant.rules(), sit);
+    return {c.label, std::string(to_string(was.verdict)), std::string(was.rule), std::string(to_string(now.verdict)),
+            std::string(now.rule)};
+}
+
+// One mutant: equivalent on the catalogue, else the campaign until its first kill.
+void judge_verdict_mutant(MutantReport& m, const props::RuleMutation& mutation, const RuleSet& rules,
+                          std::span<const CatalogueSituation> catalogue, std::span<const Situation> situations,
+                          props::OriginalViolations& original, const props::CampaignOptions& campaign,
+                          const MutateSettings& s) {
+    const props::MutatedRules mutant(rules, mutation);
+    const auto situation = telling_difference(rules, mutant.rules(), situations);
+    if (!situation) {
+        m.outcome = MutantOutcome::Equivalent;
+        return;
+    }
+    const auto kill = props::first_kill(mutant.rules(), m.id, campaign, original);
+    if (!kill) {
+        m.outcome = MutantOutcome::Survived;
+        m.situation = shown(catalogue[*situation], rules, mutation);
+        return;
+    }
+    m.outcome = MutantOutcome::Killed;
+    m.property = kill->property;
+    m.cases = kill->cases;
+    const sim::ScenarioDocument doc = props::counterexample_document(kill->counterexample, std::string(rules.name));
+    if (write_file(m, s.out, sim::encode_document_text(doc))) m.replay = "deskcheck replay " + m.file + " --rule-mutation " + m.id;
+}
+
+SetReport mutate_verdict_set(const RuleSet& rules, const MutateSettings& s) {
     const auto started = std::chrono::steady_clock::now();
+    const auto catalogue = situation_catalogue();
+    std::vector<Situation> situations;
+    situations.reserve(catalogue.size());
+    for (const auto& c : catalogue) situations.push_back(Situation{c.action, c.before, c.after, Timing{c.settled}});
     SetReport r;
-    r.rules = &rules;
+    r.name = std::string(rules.name);
+    r.catalogue = std::to_string(catalogue.size()) + " diff-rules situations";
+    for (const Rule& row : rules.rules) {
+        r.row_ids.emplace_back(row.id);
+        r.row_decisions.emplace_back(to_string(row.verdict));
+    }
+    r.columns = {"Confirmed", "Absent", "Unknown", "remove", "earlier", "later", "negate"};
+    r.legend =
+        "  K killed, S survived, E equivalent (judges every diff-rules situation like the original), . no such\n"
+        "  mutation. Verdict columns: the row's verdict replaced by that one. A move swaps the row with its\n"
+        "  neighbour of the same action kind, so \"later\" of a row and \"earlier\" of the next are one mutant.\n";
     const auto mutations = props::enumerate_mutations(rules);
     std::size_t count = 0;
-    for (std::size_t i = 0; i < mutations.size(); ++i) {
+    for (const auto& mutation : mutations) {
         MutantReport m;
-        m.mutation = mutations[i];
-        m.id = props::mutation_id(rules, mutations[i]);
-        m.selected = !s.row || rules.rules[mutations[i].row].id == *s.row;
+        m.id = props::mutation_id(rules, mutation);
+        m.row = mutation.row;
+        m.column = column_of(mutation);
+        m.operation = props::operation_name(mutation);
+        m.selected = !s.row || rules.rules[mutation.row].id == *s.row;
         count += m.selected ? 1 : 0;
         r.mutants.push_back(std::move(m));
     }
@@ -186,117 +235,289 @@ SetReport mutate_set(const RuleSet& rules, std::span<const Situation> situations
         if (twin && r.mutants[*twin].selected) r.mutants[i].same_as = *twin;
         else work.push_back(i);
     }
-    std::cerr << "deskcheck mutate-rules: " << rules.name << ": " << count << " mutations of " << rules.rules.size()
-              << " rows (" << work.size() << " distinct), seed " << s.campaign.seed << ", up to " << s.campaign.cases
-              << " cases each, " << s.jobs << (s.jobs == 1 ? " job\n" : " jobs\n");
-    judge_all(r, work, situations, s, count);
-    for (auto& m : r.mutants) {
-        if (!m.selected) continue;
-        if (m.same_as) {
-            const MutantReport& first = r.mutants[*m.same_as];
-            m.outcome = first.outcome;
-            m.kill = first.kill;
-            m.file = first.file;
-            m.replay = first.replay;
-            m.situation = first.situation;
-            continue;
-        }
-        ++r.distinct;
-        if (m.outcome == Outcome::Killed) ++r.killed;
-        if (m.outcome == Outcome::Survived) ++r.survived;
-        if (m.outcome == Outcome::Equivalent) ++r.equivalent;
-    }
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    announce(r, count, work.size(), s);
+    props::CampaignOptions campaign;
+    campaign.seed = s.seed;
+    campaign.cases = s.cases;
+    campaign.shrink = s.shrink;
+    campaign.agent_retries = true;
+    judge_all(r, work, s, count, [&]() -> std::function<void(MutantReport&)> {
+        auto original = std::make_shared<props::OriginalViolations>(rules, campaign);
+        return [&, original](MutantReport& m) {
+            const std::size_t index = static_cast<std::size_t>(&m - r.mutants.data());
+            judge_verdict_mutant(m, mutations[index], rules, catalogue, situations, *original, campaign, s);
+        };
+    });
+    finish(r, started);
     return r;
 }
 
-// The column of a mutation in the table.
-int column_of(const props::RuleMutation& m) {
+// ---- the observation rules ------------------------------------------------------------------------
+
+std::size_t observation_column(const props::ObservationMutation& m) {
     switch (m.kind) {
-        case props::RuleMutationKind::Verdict: return static_cast<int>(m.verdict);  // 0..2
-        case props::RuleMutationKind::Remove: return 3;
-        case props::RuleMutationKind::Earlier: return 4;
-        case props::RuleMutationKind::Later: return 5;
-        case props::RuleMutationKind::Negate: return 6;
+        case props::ObservationMutationKind::Outcome: return static_cast<std::size_t>(m.outcome);  // 0..3
+        case props::ObservationMutationKind::Remove: return 4;
+        case props::ObservationMutationKind::Earlier: return 5;
+        case props::ObservationMutationKind::Later: return 6;
+        case props::ObservationMutationKind::Negate: return 7;
     }
-    return 6;
+    return 7;
 }
 
-constexpr std::array<std::string_view, 7> column_names{"Confirmed", "Absent", "Unknown", "remove", "earlier", "later", "negate"};
+nlohmann::ordered_json snapshot_json(const ObservationSnapshot& snapshot) {
+    nlohmann::ordered_json j = nlohmann::ordered_json::object();
+    for (const auto name : snapshot_field_names()) {
+        const auto* f = snapshot_field(snapshot, name);
+        if (f != nullptr && f->has_value()) j[std::string(name)] = **f;
+    }
+    return j;
+}
 
-void print_table(const SetReport& r, const Settings& s, std::ostream& out) {
-    const RuleSet& rules = *r.rules;
-    out << "mutate-rules " << rules.name << ": seed " << s.campaign.seed << ", up to " << s.campaign.cases
-        << " cases per mutant\n\n  " << std::left << std::setw(36) << "ROW" << std::setw(10) << "VERDICT";
-    for (auto c : column_names) out << std::setw(10) << c;
+// The kill as a judge-snapshot input with a header naming the mutation and the check.
+std::string observation_counterexample_text(const MutantReport& m, const props::ObservationKill& kill, std::uint64_t seed) {
+    const props::ObservationCase& c = kill.counterexample;
+    nlohmann::ordered_json j;
+    j["counterexample"] = {{"format", 1}, {"rules", std::string(props::observation_rules_name)}, {"mutation", m.id},
+                           {"property", kill.property}, {"seed", std::to_string(seed)}, {"case", kill.cases},
+                           {"summary", "rule mutation " + m.id + ": " + kill.property + " violated: " + kill.explanation},
+                           {"outcome", "violated"}};
+    j["action"] = {{"correlationId", c.action.correlation_id}, {"target", c.action.target},
+                   {"expectedState", c.action.expected_state}};
+    j["contract"] = {{"version", c.contract.version}, {"requiredFields", c.contract.required_fields},
+                     {"knownStates", c.contract.known_states}};
+    j["snapshot"] = snapshot_json(c.snapshot);
+    j["previous"] = c.previous ? snapshot_json(*c.previous) : nlohmann::ordered_json(nullptr);
+    return dump_json(j) + "\n";
+}
+
+ShownSituation shown(const props::ObservationDifference& d) {
+    return {d.label + ": " + props::observation_case_line(d.c), std::string(to_string(d.original.outcome)), d.original.reason,
+            std::string(to_string(d.mutant.outcome)), d.mutant.reason};
+}
+
+SetReport mutate_observation_set(const MutateSettings& s) {
+    const auto started = std::chrono::steady_clock::now();
+    const props::ObservationTable rules = observation_rules();
+    SetReport r;
+    r.name = std::string(props::observation_rules_name);
+    r.catalogue = "seed 004's 12-case matrix + the " + std::to_string(s.cases) + " generated cases";
+    for (const ObservationRule& row : rules) {
+        r.row_ids.emplace_back(row.reason);
+        r.row_decisions.emplace_back(to_string(row.outcome));
+    }
+    r.columns = {"observed", "not_obs", "needs_ev", "blocked", "remove", "earlier", "later", "negate"};
+    r.legend =
+        "  K killed, S survived, E equivalent (judges seed 004's matrix and every generated case like the\n"
+        "  original), . no such mutation. Outcome columns: the row's outcome replaced by that one (observed,\n"
+        "  not_observed, needs_evidence, blocked). The ten rows are one ordered list, so \"later\" of a row and\n"
+        "  \"earlier\" of the next are one mutant.\n";
+    const auto mutations = props::enumerate_observation_mutations(rules);
+    std::size_t count = 0;
+    for (const auto& mutation : mutations) {
+        MutantReport m;
+        m.id = props::observation_mutation_id(rules, mutation);
+        m.row = mutation.row;
+        m.column = observation_column(mutation);
+        m.operation = props::observation_operation_name(mutation);
+        m.selected = !s.row || rules[mutation.row].reason == *s.row;
+        count += m.selected ? 1 : 0;
+        r.mutants.push_back(std::move(m));
+    }
+    std::vector<std::size_t> work;
+    for (std::size_t i = 0; i < mutations.size(); ++i) {
+        if (!r.mutants[i].selected) continue;
+        const auto twin = props::observation_duplicate_of(mutations, i);
+        if (twin && r.mutants[*twin].selected) r.mutants[i].same_as = *twin;
+        else work.push_back(i);
+    }
+    announce(r, count, work.size(), s);
+    const props::ObservationRun run(rules, s.seed, s.cases);
+    judge_all(r, work, s, count, [&]() -> std::function<void(MutantReport&)> {
+        return [&](MutantReport& m) {
+            const std::size_t index = static_cast<std::size_t>(&m - r.mutants.data());
+            const props::MutatedObservationRules mutant(rules, mutations[index]);
+            const auto result = props::judge_observation_mutant(run, mutant.table(), s.shrink);
+            switch (result.outcome) {
+                case props::ObservationMutantOutcome::Equivalent: m.outcome = MutantOutcome::Equivalent; return;
+                case props::ObservationMutantOutcome::Survived:
+                    m.outcome = MutantOutcome::Survived;
+                    if (result.difference) m.situation = shown(*result.difference);
+                    return;
+                case props::ObservationMutantOutcome::Killed: break;
+            }
+            m.outcome = MutantOutcome::Killed;
+            m.property = result.kill->property;
+            m.cases = result.kill->cases;
+            if (write_file(m, s.out, observation_counterexample_text(m, *result.kill, s.seed))) {
+                m.replay = "deskcheck judge-snapshot " + m.file + " --rule-mutation " + m.id;
+            }
+        };
+    });
+    finish(r, started);
+    return r;
+}
+
+void print_table(const SetReport& r, const MutateSettings& s, std::ostream& out) {
+    out << "mutate-rules " << r.name << ": seed " << s.seed << ", up to " << s.cases << " cases per mutant\n\n  "
+        << std::left << std::setw(44) << "ROW" << std::setw(16) << "DECIDES";
+    for (const auto& c : r.columns) out << std::setw(10) << c;
     out << "\n";
-    for (std::size_t row = 0; row < rules.rules.size(); ++row) {
-        if (s.row && rules.rules[row].id != *s.row) continue;
-        std::array<char, 7> cells;
-        cells.fill('.');
+    for (std::size_t row = 0; row < r.row_ids.size(); ++row) {
+        if (s.row && r.row_ids[row] != *s.row) continue;
+        std::vector<char> cells(r.columns.size(), '.');
         for (const auto& m : r.mutants) {
-            if (m.selected && m.mutation.row == row) cells[static_cast<std::size_t>(column_of(m.mutation))] = letter(m.outcome);
+            if (m.selected && m.row == row) cells[m.column] = letter(m.outcome);
         }
-        out << "  " << std::setw(36) << rules.rules[row].id << std::setw(10) << to_string(rules.rules[row].verdict);
+        out << "  " << std::setw(44) << r.row_ids[row] << std::setw(16) << r.row_decisions[row];
         for (char c : cells) out << std::setw(10) << c;
         out << "\n";
     }
-    out << "\n  K killed, S survived, E equivalent (judges every diff-rules situation like the original), . no such\n"
-           "  mutation. Verdict columns: the row's verdict replaced by that one. A move swaps the row with its\n"
-           "  neighbour of the same action kind, so \"later\" of a row and \"earlier\" of the next are one mutant.\n";
+    out << "\n" << r.legend;
+    if (r.not_run != 0) out << "  - not run (the run was stopped before it).\n";
 }
 
 void print_kills(const SetReport& r, std::ostream& out) {
     if (r.killed == 0) return;
     out << "\nkilled (property, cases until the first kill, replay of the shrunk counterexample):\n";
     for (const auto& m : r.mutants) {
-        if (!m.selected || m.outcome != Outcome::Killed || m.same_as || !m.kill) continue;
-        out << "  " << std::left << std::setw(52) << m.id << " " << m.kill->property << " after " << m.kill->cases
-            << (m.kill->cases == 1 ? " case" : " cases") << "\n";
+        if (!m.selected || m.outcome != MutantOutcome::Killed || m.same_as) continue;
+        out << "  " << std::left << std::setw(60) << m.id << " " << m.property << " after " << m.cases
+            << (m.cases == 1 ? " case" : " cases") << "\n";
         if (!m.replay.empty()) out << "      " << m.replay << "\n";
     }
 }
 
-void print_survivors(const SetReport& r, std::span<const CatalogueSituation> catalogue, const Settings& s,
-                     std::ostream& out) {
+void print_survivors(const SetReport& r, const MutateSettings& s, std::ostream& out) {
     if (r.survived == 0) return;
-    out << "\nsurviving mutations of " << r.rules->name << " (no property noticed them in " << s.campaign.cases
-        << " cases), each with a diff-rules situation where the mutated set decides differently:\n";
+    out << "\nsurviving mutations of " << r.name << " (no property noticed them in " << s.cases
+        << " cases), each with a situation where the mutated set decides differently:\n";
     for (const auto& m : r.mutants) {
-        if (!m.selected || m.outcome != Outcome::Survived || m.same_as || !m.situation) continue;
-        const CatalogueSituation& c = catalogue[*m.situation];
-        const Situation sit{c.action, c.before, c.after, Timing{c.settled}};
-        const props::MutatedRules mutant(*r.rules, m.mutation);
-        const Judgement was = judge(*r.rules, sit);
-        const Judgement now = judge(mutant.rules(), sit);
-        out << "  " << m.id << "\n      " << c.label << "\n      original: " << to_string(was.verdict) << " (" << was.rule
-            << ")   mutant: " << to_string(now.verdict) << " (" << now.rule << ")\n";
+        if (!m.selected || m.outcome != MutantOutcome::Survived || m.same_as || !m.situation) continue;
+        out << "  " << m.id << "\n      " << m.situation->label << "\n      original: " << m.situation->original << " ("
+            << m.situation->original_rule << ")   mutant: " << m.situation->mutant << " (" << m.situation->mutant_rule << ")\n";
     }
 }
 
-void print_score(const SetReport& r, std::ostream& out) {
-    out << "\nscore " << r.rules->name << ": " << r.killed << "/" << r.non_equivalent() << " non-equivalent mutations killed ("
-        << r.survived << " survived, " << r.equivalent << " equivalent; " << r.distinct << " distinct mutants) in "
-        << std::fixed << std::setprecision(1) << r.seconds << " s\n";
-}
-
-nlohmann::ordered_json situation_json(std::span<const CatalogueSituation> catalogue, const MutantReport& m,
-                                      const RuleSet& rules) {
-    if (!m.situation || m.outcome != Outcome::Survived) return nullptr;
-    const CatalogueSituation& c = catalogue[*m.situation];
-    const Situation sit{c.action, c.before, c.after, Timing{c.settled}};
-    const props::MutatedRules mutant(rules, m.mutation);
-    const Judgement was = judge(rules, sit);
-    const Judgement now = judge(mutant.rules(), sit);
+nlohmann::ordered_json situation_json(const MutantReport& m) {
+    if (!m.situation || m.outcome != MutantOutcome::Survived) return nullptr;
+    const ShownSituation& c = *m.situation;
     return {{"label", c.label},
-            {"original", {{"verdict", to_string(was.verdict)}, {"rule", was.rule}}},
-            {"mutant", {{"verdict", to_string(now.verdict)}, {"rule", now.rule}}}};
+            {"original", {{"verdict", c.original}, {"rule", c.original_rule}}},
+            {"mutant", {{"verdict", c.mutant}, {"rule", c.mutant_rule}}}};
 }
 
-nlohmann::ordered_json set_json(const SetReport& r, std::span<const CatalogueSituation> catalogue) {
-    const RuleSet& rules = *r.rules;
-    nlohmann::ordered_json j{{"rules", rules.name},
-                             {"rows", rules.rules.size()},
+std::optional<MutateSettings> parse(Args& args) {
+    MutateSettings s;
+    const auto known = mutable_rule_sets();
+    if (const auto name = args.option("--rules")) {
+        if (std::find(known.begin(), known.end(), *name) == known.end()) {
+            args.fail("unknown rule set '" + *name + "' (expected published, current or observation)");
+        } else {
+            s.sets.push_back(*name);
+        }
+    } else {
+        s.sets = known;
+    }
+    const auto seed = args.number("--seed");
+    const auto cases = args.number("--cases");
+    const auto jobs = args.number("--jobs");
+    if (jobs && (*jobs == 0 || *jobs > mutate_jobs_max)) args.fail("--jobs must lie in 1.." + std::to_string(mutate_jobs_max));
+    if (cases && (*cases == 0 || *cases > mutate_cases_max)) args.fail("--cases must lie in 1.." + std::to_string(mutate_cases_max));
+    s.row = args.option("--row");
+    if (args.ok() && s.row) {
+        for (const auto& name : s.sets) {
+            bool found = false;
+            if (name == props::observation_rules_name) {
+                for (const ObservationRule& row : observation_rules()) found = found || row.reason == *s.row;
+            } else {
+                for (const Rule& row : find_rules(name)->rules) found = found || row.id == *s.row;
+            }
+            if (!found) args.fail("rule set " + name + " has no row '" + *s.row + "'");
+        }
+    }
+    if (!args.positional().empty()) args.fail("unexpected argument '" + args.positional().front() + "'");
+    if (!args.ok()) return std::nullopt;
+    s.seed = seed.value_or(1);
+    s.cases = static_cast<std::uint32_t>(cases.value_or(mutate_cases_default));
+    s.shrink = !args.flag("--no-shrink");
+    s.out = args.option("--out").value_or("build/mutate-rules");
+    s.jobs = static_cast<std::uint32_t>(jobs.value_or(1));
+    return s;
+}
+
+constexpr std::string_view help_text =
+    "usage: deskcheck mutate-rules [--rules R] [--cases N] [--seed S] [--row ROW] [--out DIR] [--no-shrink]\n"
+    "                             [--jobs N] [--json]\n"
+    "mutation testing of the rule tables `deskcheck rules` prints: for every row of the set R (published,\n"
+    "current or observation; all three when --rules is not given), every mutation of it is judged on a\n"
+    "catalogue (no difference: equivalent) and otherwise run against the checks (seed S, up to N cases,\n"
+    "default 20000; stopped at the first kill). A mutant is killed by a violation the unmutated set does\n"
+    "not show on the same case (so published's known debts D-1..D-3 never kill).\n"
+    "  verdict sets: its verdict replaced by each other verdict, the row removed, moved one place earlier /\n"
+    "    later among the rows of its action kind, its condition negated; catalogue: the diff-rules\n"
+    "    situations; checks: the property campaign. Replay a kill with\n"
+    "      deskcheck replay FILE --rule-mutation ID\n"
+    "  observation (seed 004): its outcome replaced by each other outcome, removed, moved earlier / later,\n"
+    "    negated; catalogue: seed 004's matrix and the generated cases; checks: the observation checks\n"
+    "    (the fuzz_observation invariants). Replay a kill with\n"
+    "      deskcheck judge-snapshot FILE --rule-mutation ID\n"
+    "Each kill's shrunk counterexample goes to DIR (default build/mutate-rules/). --row ROW: only that row's\n"
+    "mutations (an observation row is named by its reason). --jobs N: mutants on N threads (default 1; the\n"
+    "result is the same). Progress on stderr.\n"
+    "exit: 0 every non-equivalent mutation is killed, 1 a mutation survived, 2 bad usage\n";
+
+}  // namespace
+
+std::string_view outcome_name(MutantOutcome o) {
+    switch (o) {
+        case MutantOutcome::Killed: return "killed";
+        case MutantOutcome::Survived: return "survived";
+        case MutantOutcome::Equivalent: return "equivalent";
+        case MutantOutcome::NotRun: return "not_run";
+    }
+    return "?";
+}
+
+std::vector<std::string> mutable_rule_sets() {
+    std::vector<std::string> out;
+    for (const RuleSet* r : all_rule_sets()) out.emplace_back(r->name);
+    out.emplace_back(props::observation_rules_name);
+    return out;
+}
+
+std::vector<SetReport> run_mutate_rules(const MutateSettings& s) {
+    std::vector<SetReport> reports;
+    for (const auto& name : s.sets) {
+        if (name == props::observation_rules_name) {
+            reports.push_back(mutate_observation_set(s));
+        } else {
+            const RuleSet* rules = find_rules(name);
+            assert(rules != nullptr);
+            reports.push_back(mutate_verdict_set(*rules, s));
+        }
+    }
+    return reports;
+}
+
+void print_score(const SetReport& r, std::ostream& out) {
+    out << "\nscore " << r.name << ": " << r.killed << "/" << r.non_equivalent() << " non-equivalent mutations killed ("
+        << r.survived << " survived, " << r.equivalent << " equivalent; " << r.distinct << " distinct mutants";
+    if (r.not_run != 0) out << ", " << r.not_run << " not run";
+    out << ") in " << std::fixed << std::setprecision(1) << r.seconds << " s\n";
+}
+
+void print_set_report(const SetReport& r, const MutateSettings& s, std::ostream& out) {
+    print_table(r, s, out);
+    print_kills(r, out);
+    print_score(r, out);
+    print_survivors(r, s, out);
+}
+
+nlohmann::ordered_json set_report_json(const SetReport& r) {
+    nlohmann::ordered_json j{{"rules", r.name},
+                             {"rows", r.row_ids.size()},
+                             {"catalogue", r.catalogue},
                              {"seconds", r.seconds},
                              {"distinct", r.distinct},
                              {"killed", r.killed},
@@ -307,71 +528,66 @@ nlohmann::ordered_json set_json(const SetReport& r, std::span<const CatalogueSit
     for (const auto& m : r.mutants) {
         if (!m.selected) continue;
         nlohmann::ordered_json mj{{"id", m.id},
-                                  {"row", rules.rules[m.mutation.row].id},
-                                  {"row_index", m.mutation.row},
-                                  {"mutation", props::operation_name(m.mutation)},
+                                  {"row", r.row_ids[m.row]},
+                                  {"row_index", m.row},
+                                  {"mutation", m.operation},
                                   {"outcome", outcome_name(m.outcome)},
                                   {"same_as", m.same_as ? nlohmann::ordered_json(r.mutants[*m.same_as].id) : nullptr}};
-        mj["property"] = m.kill ? nlohmann::ordered_json(m.kill->property) : nullptr;
-        mj["cases"] = m.kill ? nlohmann::ordered_json(m.kill->cases) : nullptr;
+        const bool killed = m.outcome == MutantOutcome::Killed;
+        mj["property"] = killed ? nlohmann::ordered_json(m.property) : nullptr;
+        mj["cases"] = killed ? nlohmann::ordered_json(m.cases) : nullptr;
         mj["file"] = m.file.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(m.file);
         mj["replay"] = m.replay.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(m.replay);
-        mj["situation"] = situation_json(catalogue, m, rules);
+        mj["situation"] = situation_json(m);
         j["mutants"].push_back(mj);
     }
     return j;
 }
 
-std::optional<Settings> parse(Args& args) {
-    Settings s;
-    if (const auto name = args.option("--rules")) {
-        const RuleSet* r = find_rules(*name);
-        if (r == nullptr) args.fail("unknown rule set '" + *name + "' (expected published or current)");
-        else s.sets.push_back(r);
-    } else {
-        for (const RuleSet* r : all_rule_sets()) s.sets.push_back(r);
-    }
-    const auto seed = args.number("--seed");
-    const auto cases = args.number("--cases");
-    const auto jobs = args.number("--jobs");
-    if (jobs && (*jobs == 0 || *jobs > mutate_jobs_max)) args.fail("--jobs must lie in 1.." + std::to_string(mutate_jobs_max));
-    if (cases && (*cases == 0 || *cases > mutate_cases_max)) args.fail("--cases must lie in 1.." + std::to_string(mutate_cases_max));
-    s.row = args.option("--row");
-    if (args.ok() && s.row) {
-        for (const RuleSet* r : s.sets) {
-            bool found = false;
-            for (const Rule& row : r->rules) found = found || row.id == *s.row;
-            if (!found) args.fail("rule set " + std::string(r->name) + " has no row '" + *s.row + "'");
+std::vector<std::string> surviving_ids(const std::vector<SetReport>& reports) {
+    std::vector<std::string> out;
+    for (const auto& r : reports) {
+        for (const auto& m : r.mutants) {
+            if (m.selected && !m.same_as && m.outcome == MutantOutcome::Survived) out.push_back(m.id);
         }
     }
-    if (!args.positional().empty()) args.fail("unexpected argument '" + args.positional().front() + "'");
-    if (!args.ok()) return std::nullopt;
-    s.campaign.seed = seed.value_or(1);
-    s.campaign.cases = static_cast<std::uint32_t>(cases.value_or(mutate_cases_default));
-    s.campaign.shrink = !args.flag("--no-shrink");
-    s.campaign.agent_retries = true;
-    s.out = args.option("--out").value_or("build/mutate-rules");
-    s.json = args.flag("--json");
-    s.jobs = static_cast<std::uint32_t>(jobs.value_or(1));
-    return s;
+    return out;
 }
 
-constexpr std::string_view help_text =
-    "usage: deskcheck mutate-rules [--rules R] [--cases N] [--seed S] [--row ROW] [--out DIR] [--no-shrink]\n"
-    "                             [--jobs N] [--json]\n"
-    "mutation testing of the verdict rules: for every row of the rule set (both sets when --rules is not\n"
-    "given), every mutation of it -- its verdict replaced by each other verdict, the row removed, moved one\n"
-    "place earlier / later among the rows of its action kind, its condition negated -- is judged on the\n"
-    "diff-rules catalogue (no difference: equivalent) and otherwise run through the property campaign\n"
-    "(seed S, up to N cases, default 20000; stopped at the first kill). A mutant is killed by a violation\n"
-    "the unmutated set does not show on the same case (so published's known debts D-1..D-3 never kill).\n"
-    "Each kill's shrunk counterexample goes to DIR (default build/mutate-rules/), replayed with\n"
-    "  deskcheck replay FILE --rule-mutation ID\n"
-    "--row ROW: only that row's mutations. --jobs N: mutants on N threads (default 1; the result is the\n"
-    "same). Progress on stderr.\n"
-    "exit: 0 every non-equivalent mutation is killed, 1 a mutation survived, 2 bad usage\n";
+ExplainedSurvivors read_explained_survivors(const fs::path& file) {
+    constexpr std::size_t baseline_bytes_max = 1 << 20;
+    ExplainedSurvivors out;
+    auto read = read_input_file(file, baseline_bytes_max);
+    if (auto* e = std::get_if<FileError>(&read)) {
+        out.error = printable(e->message);
+        return out;
+    }
+    try {
+        const auto j = nlohmann::json::parse(std::get<std::string>(read));
+        if (!j.is_object() || !j.contains("explained") || !j.at("explained").is_object()) {
+            out.error = file.string() + ": expected an object with an object \"explained\" (mutation id -> reason)";
+            return out;
+        }
+        for (const auto& [id, reason] : j.at("explained").items()) {
+            if (!reason.is_string()) {
+                out.error = file.string() + ": /explained/" + id + ": expected a string (the reason)";
+                return out;
+            }
+            out.reasons[id] = reason.get<std::string>();
+        }
+    } catch (const nlohmann::json::exception& e) {
+        out.error = printable(file.string() + ": not JSON (" + std::string(e.what()) + ")");
+    }
+    return out;
+}
 
-}  // namespace
+std::vector<std::string> unexplained(const std::vector<std::string>& survivors, const ExplainedSurvivors& baseline) {
+    std::vector<std::string> out;
+    for (const auto& id : survivors) {
+        if (baseline.reasons.count(id) == 0) out.push_back(id);
+    }
+    return out;
+}
 
 int cmd_mutate_rules(const Argv& argv) {
     Args args("mutate-rules", argv, {"--json", "--help", "--no-shrink"}, {"--rules", "--cases", "--seed", "--row", "--out", "--jobs"});
@@ -379,33 +595,23 @@ int cmd_mutate_rules(const Argv& argv) {
         std::cout << help_text;
         return exit_ok;
     }
+    const bool json = args.flag("--json");
     const auto settings = args.ok() ? parse(args) : std::nullopt;
     if (!settings) return usage_error("mutate-rules", args.error());
-    const Settings& s = *settings;
-    const auto catalogue = situation_catalogue();
-    std::vector<Situation> situations;
-    situations.reserve(catalogue.size());
-    for (const auto& c : catalogue) situations.push_back(Situation{c.action, c.before, c.after, Timing{c.settled}});
-    std::vector<SetReport> reports;
+    const MutateSettings& s = *settings;
+    const std::vector<SetReport> reports = run_mutate_rules(s);
     bool all_killed = true;
-    for (const RuleSet* rules : s.sets) {
-        reports.push_back(mutate_set(*rules, situations, s));
-        all_killed = all_killed && reports.back().survived == 0;
-    }
-    if (s.json) {
-        nlohmann::ordered_json j{{"seed", s.campaign.seed}, {"cases", s.campaign.cases}, {"situations", catalogue.size()},
-                                 {"all_killed", all_killed}};
+    for (const auto& r : reports) all_killed = all_killed && r.survived == 0;
+    if (json) {
+        nlohmann::ordered_json j{{"seed", s.seed}, {"cases", s.cases}, {"all_killed", all_killed}};
         j["rule_sets"] = nlohmann::ordered_json::array();
-        for (const auto& r : reports) j["rule_sets"].push_back(set_json(r, catalogue));
+        for (const auto& r : reports) j["rule_sets"].push_back(set_report_json(r));
         std::cout << j.dump(2) << "\n";
         return all_killed ? exit_ok : exit_violation;
     }
     for (std::size_t i = 0; i < reports.size(); ++i) {
         if (i != 0) std::cout << "\n";
-        print_table(reports[i], s, std::cout);
-        print_kills(reports[i], std::cout);
-        print_score(reports[i], std::cout);
-        print_survivors(reports[i], catalogue, s, std::cout);
+        print_set_report(reports[i], s, std::cout);
     }
     if (reports.size() > 1) {
         std::cout << "\n";

@@ -1,9 +1,10 @@
 // deskcheck nightly [--minutes M] [--jobs N] [--json] [--rules R] [--out DIR] [--seed S]
 //                   [--fuzz-build DIR] [--no-fuzz] [--campaign-cases N] [--wait]
-//                   [--mutation NAME (self-tests)]
+//                   [--mutate-rules-cases N] [--mutate-rules-baseline FILE] [--mutation NAME (self-tests)]
 // The main CI job (README "For CI owners"): a property campaign from a fresh seed (the date and the
 // git commit: varied, yet reproducible), each fuzz target under libFuzzer for its share of the
-// work, new inputs merged into corpus/<target>/, every crash converted and shrunk into
+// work, `deskcheck mutate-rules` over every rule table (surviving mutations not explained in
+// corpus/mutate-rules/explained.json are warnings), new inputs merged into corpus/<target>/, every crash converted and shrunk into
 // corpus/regressions/, a sample of runs replayed twice (S-1), and a summary.
 // The work is counted from --minutes (campaign cases, libFuzzer runs), never measured by the clock:
 // the same seed on the same checkout does the same night. The clock only stops a part that runs
@@ -41,14 +42,16 @@
 #include "cli/args.h"
 #include "cli/files.h"
 #include "cli/interrupt.h"
+#include "cli/mutate_rules.h"
 #include "cli/fuzz_commands.h"
 #include "cli/fuzz_support.h"
 #include "cli/nightly_support.h"
 #include "cli/report.h"
-#include "fuzz/judge_run.h"
-#include "fuzz/scenario_bytes.h"
+#include "properties/judge_run.h"
+#include "sim/build.h"
 #include "properties/shrink.h"
 #include "properties/campaign.h"
+#include "properties/r0_campaign.h"
 #include "sim/validate.h"
 
 namespace deskcheck::cli {
@@ -77,7 +80,14 @@ constexpr auto lock_poll = std::chrono::milliseconds(200);
 // The budget's shares, in percent: the campaign, then each fuzz target (same order as targets).
 // Each share is turned into a count of work at a nominal rate (this machine's, README "Benchmarks"):
 // the count is the night; the clock stops a part only after clock_stop_factor times its share.
-constexpr std::uint32_t campaign_share_pct = 25;
+constexpr std::uint32_t campaign_share_pct = 15;
+// R0 (failure_leaves_nothing over generated desktops, properties/r0_campaign.h): its own share.
+constexpr std::uint32_t r0_share_pct = 5;
+constexpr std::uint32_t r0_cases_per_s = 5'000;
+// mutate-rules over every rule table: cases per mutant at a nominal rate (README "Changing a verdict rule").
+constexpr std::uint32_t mutate_rules_share_pct = 10;
+constexpr std::uint32_t mutate_rules_cases_per_s = 500;
+constexpr std::uint64_t mutate_rules_cases_max = 1'000'000;
 constexpr std::uint32_t campaign_cases_per_s = 4'000;
 constexpr std::uint32_t clock_stop_factor = 2;
 struct TargetShare {
@@ -85,17 +95,17 @@ struct TargetShare {
     std::uint32_t pct;
     std::uint32_t execs_per_s;  // nominal, under ASan + UBSan
 };
-constexpr TargetShare target_shares[] = {{"fuzz_batch", 30, 1'500},
+constexpr TargetShare target_shares[] = {{"fuzz_batch", 25, 1'500},
                                          {"fuzz_scenario_json", 15, 2'200},
                                          {"fuzz_verdict", 10, 40'000},
                                          {"fuzz_locator", 10, 13'000},
                                          {"fuzz_observation", 10, 19'000}};
 constexpr std::uint32_t shares_total_pct() {
-    std::uint32_t total = campaign_share_pct;
+    std::uint32_t total = campaign_share_pct + r0_share_pct + mutate_rules_share_pct;
     for (const auto& t : target_shares) total += t.pct;
     return total;
 }
-static_assert(shares_total_pct() == 100, "the campaign and the fuzz targets share the whole budget");
+static_assert(shares_total_pct() == 100, "the campaign, mutate-rules and the fuzz targets share the whole budget");
 
 // Verdicts and coverage tags a campaign should reach (a kind never reached is a warning, STYLE 10).
 constexpr const char* expected_verdicts[] = {"Confirmed", "Absent", "Unknown"};
@@ -103,13 +113,18 @@ constexpr const char* expected_tags[] = {
     "user_typing", "user_click", "window_to_front", "popup", "tree_reorder", "control_removed", "occluder",
     "borrow", "app_took_foreground", "another_window_took_foreground", "foreground_refused", "stale_read",
     "unreadable_read", "delivery_exception", "delivery_error", "latency_overrun", "dpi_stretched_click",
-    "dependency_observed", "waited_for_user", "agent_retry", "batch_stopped"};
+    "dependency_observed", "waited_for_user", "agent_retry", "batch_stopped", "occluded_click", "wpf_borrow",
+    "verdict_confirmed", "verdict_absent", "verdict_unknown"};
 
 constexpr const char* nightly_help =
     "usage: deskcheck nightly [--minutes M] [--jobs N] [--json] [--rules published|current] [--out DIR]\n"
     "                         [--seed S] [--fuzz-build DIR] [--no-fuzz] [--campaign-cases N] [--wait]\n"
-    "  The main CI job: a property campaign (25% of the budget) and each fuzz target under libFuzzer\n"
-    "  (fuzz_batch 30%, fuzz_scenario_json 15%, fuzz_verdict, fuzz_locator, fuzz_observation 10% each),\n"
+    "                         [--mutate-rules-cases N] [--mutate-rules-baseline FILE]\n"
+    "  The main CI job: a property campaign (15% of the budget), the R0 campaign failure_leaves_nothing\n"
+    "  (5%), mutate-rules over every rule table (10%;\n"
+    "  a surviving mutation not explained in FILE, default corpus/mutate-rules/explained.json, is a\n"
+    "  warning) and each fuzz target under libFuzzer\n"
+    "  (fuzz_batch 25%, fuzz_scenario_json 15%, fuzz_verdict, fuzz_locator, fuzz_observation 10% each),\n"
     "  new inputs merged into corpus/<target>/, every crash converted into a shrunk counterexample in DIR (default corpus/regressions) with its timeline\n"
     "  page next to it (FILE.html, see deskcheck replay --html), a sample of runs replayed twice (S-1),\n"
     "  and a summary (text, or --json) listing each finding's replay command and page. Progress goes\n"
@@ -119,6 +134,8 @@ constexpr const char* nightly_help =
     "  --minutes M      nominal budget (default 2)      --jobs N   libFuzzer -fork=N (default 1)\n"
     "  --seed S         reuse a nightly's seed (default: from today's date and the git commit)\n"
     "  --campaign-cases N  the campaign's cases (default: from --minutes)\n"
+    "  --mutate-rules-cases N  mutate-rules' cases per mutant (default: from --minutes)\n"
+    "  --mutate-rules-baseline FILE  the explained survivors (default corpus/mutate-rules/explained.json)\n"
     "  --fuzz-build DIR the fuzz preset's tree (default build/fuzz; make it with\n"
     "                   cmake --preset fuzz && cmake --build --preset fuzz); without it the nightly\n"
     "                   fails (exit 5) unless --no-fuzz says to run the campaign alone\n"
@@ -139,6 +156,8 @@ struct Settings {
     bool no_fuzz = false;
     bool wait_for_lock = false;
     std::uint64_t campaign_cases = 0;
+    std::uint64_t mutate_rules_cases = 0;
+    fs::path mutate_rules_baseline;
     std::string rules = "current";
     Mutation mutation = Mutation::None;
     fs::path checkout;
@@ -176,6 +195,12 @@ struct Summary {
     int signal = 0;                      // SIGINT / SIGTERM that stopped the night, 0 when none
     std::string interrupted_during;      // the part it stopped
     std::vector<std::string> not_done;   // the parts skipped after it
+    std::size_t r0_cases = 0;            // the R0 campaign's cases run
+    double r0_seconds = 0;
+    std::vector<SetReport> mutate;       // mutate-rules, one report per rule table
+    double mutate_seconds = 0;
+    std::vector<std::string> mutate_unexplained;  // surviving mutations the baseline does not explain
+    std::vector<std::string> mutate_explained;    // surviving mutations it explains
 };
 
 void progress(const std::string& line) { std::cerr << "nightly: " << line << std::endl; }
@@ -255,6 +280,10 @@ std::optional<Settings> parse(Args& args) {
         if (!mut) args.fail("unknown mutation '" + printable(*m, 60) + "' (expected one of: " + mutation_list() + ")");
         else s.mutation = *mut;
     }
+    const auto mutate_cases = args.number("--mutate-rules-cases");
+    if (mutate_cases && (*mutate_cases == 0 || *mutate_cases > mutate_rules_cases_max)) {
+        args.fail("--mutate-rules-cases must lie in 1.." + std::to_string(mutate_rules_cases_max));
+    }
     if (!args.ok()) return std::nullopt;
     s.budget_s = static_cast<std::uint32_t>(minutes.value_or(minutes_default) * 60);
     s.jobs = static_cast<std::uint32_t>(jobs.value_or(1));
@@ -262,7 +291,11 @@ std::optional<Settings> parse(Args& args) {
     s.no_fuzz = args.flag("--no-fuzz");
     s.wait_for_lock = args.flag("--wait");
     s.campaign_cases = campaign_cases.value_or(std::uint64_t{s.budget_s} * campaign_share_pct / 100 * campaign_cases_per_s);
+    s.mutate_rules_cases = mutate_cases.value_or(
+        std::min<std::uint64_t>(mutate_rules_cases_max, std::uint64_t{s.budget_s} * mutate_rules_share_pct / 100 * mutate_rules_cases_per_s));
     s.checkout = find_checkout(fs::current_path()).value_or(fs::current_path());
+    s.mutate_rules_baseline = args.option("--mutate-rules-baseline")
+                                  .value_or((s.checkout / "corpus" / "mutate-rules" / "explained.json").string());
     s.out = args.option("--out").value_or("");  // empty: default_out()
     s.fuzz_build = args.option("--fuzz-build").value_or((s.checkout / "build" / "fuzz").string());
     s.date = today_utc();
@@ -298,7 +331,8 @@ void print_header(const Settings& s, std::ostream& out) {
     out << "deskcheck nightly: seed " << s.seed << " (" << hex(s.seed) << ", "
         << (s.seed_given ? "given with --seed" : "from date " + s.date + " and commit " + s.commit.substr(0, 12)) << ")\n"
         << "  drawn: rules " << s.rules << ", tool mutation " << to_string(s.mutation) << "; budget " << s.budget_s
-        << " s counted as: campaign " << s.campaign_cases << " cases";
+        << " s counted as: campaign " << s.campaign_cases << " cases, mutate-rules " << s.mutate_rules_cases
+        << " cases per mutant";
     for (const auto& t : target_shares) out << ", " << t.name << " " << runs_of(s, t) << " runs";
     out << " (the clock stops a part at twice its share); jobs " << s.jobs << "\n  fuzz build "
         << (s.no_fuzz ? std::string("not used (--no-fuzz)") : s.fuzz_build.string()) << "; counterexamples to "
@@ -373,7 +407,7 @@ props::CampaignOptions campaign_options(const Settings& s, const Round& round, c
     o.seed = round.seed;
     o.cases = round.cases;
     o.rules = s.rules;
-    o.tool.mutation = s.mutation;
+    o.mutation = s.mutation;
     o.agent_retries = true;
     o.shrink = true;
     o.counterexample_known = campaign_properties(out);
@@ -422,6 +456,107 @@ void run_campaign_part(const Settings& s, Summary& out) {
                                std::to_string(s.campaign_cases) + " cases (" + std::to_string(clock_stop_s(s, campaign_share_pct)) +
                                " s, twice its share): this night is shorter than its seed's; a slower machine?");
     }
+}
+
+// ---- R0: what a failed run leaves behind ---------------------------------------------------------
+
+// The failure_leaves_nothing campaign (R-1..R-6) on the night's seed for its share: a violation is a
+// finding with the shrunk case and the command that reproduces it.
+void run_r0_part(const Settings& s, Summary& out) {
+    const std::size_t cases = static_cast<std::size_t>(std::uint64_t{s.budget_s} * r0_share_pct / 100 * r0_cases_per_s);
+    const auto t0 = Clock::now();
+    const r0::R0CampaignResult r = r0::run_r0_campaign(s.seed, std::max<std::size_t>(1, cases), nullptr);
+    out.r0_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    out.r0_cases = r.cases;
+    progress("r0 campaign: " + std::to_string(r.cases) + " cases in " + std::to_string(out.r0_seconds).substr(0, 5) + " s");
+    if (!r.violations) return;
+    const r0::R0CaseResult& c = r.shrunk ? *r.shrunk : *r.first;
+    out.findings.push_back({"r0 campaign", "failure_leaves_nothing",
+                            "failure_leaves_nothing violated: " + c.violation.value_or("") + " — " + r0::describe_case(c), "",
+                            "deskcheck r0 campaign --seed " + std::to_string(s.seed) + " --cases " + std::to_string(r.cases), true,
+                            ""});
+}
+
+// ---- mutate-rules -------------------------------------------------------------------------------
+
+// `deskcheck mutate-rules` over every rule table, on the night's seed, for its share of the work
+// (cases per mutant; no shrinking: the night lists survivors, it keeps no kills). A surviving
+// mutation the baseline does not explain is a warning naming it: a weakened check shows up the
+// night it lands. Survivors never change the exit code (README "For CI owners").
+void run_mutate_rules_part(const Settings& s, Summary& out) {
+    const auto began = Clock::now();
+    const auto clock_stop = began + std::chrono::seconds(clock_stop_s(s, mutate_rules_share_pct));
+    bool out_of_time = false;
+    MutateSettings m;
+    // The observation rules first: a second's work, never left out when the clock stops the part.
+    m.sets = mutable_rule_sets();
+    std::stable_partition(m.sets.begin(), m.sets.end(), [](const std::string& set) { return set == "observation"; });
+    m.seed = s.seed;
+    m.cases = static_cast<std::uint32_t>(s.mutate_rules_cases);
+    m.shrink = false;
+    m.out = s.work / "mutate-rules";
+    m.progress = false;
+    m.stop = [&] {
+        if (Clock::now() >= clock_stop) out_of_time = true;
+        return out_of_time || interrupted();
+    };
+    progress("mutate-rules: every rule table, " + std::to_string(m.cases) + " cases per mutant");
+    out.mutate = run_mutate_rules(m);
+    out.mutate_seconds = std::chrono::duration<double>(Clock::now() - began).count();
+    const ExplainedSurvivors baseline = read_explained_survivors(s.mutate_rules_baseline);
+    if (!baseline.error.empty()) out.warnings.push_back("mutate-rules baseline not read, so no survivor counts as explained: " + baseline.error);
+    const auto survivors = surviving_ids(out.mutate);
+    out.mutate_unexplained = unexplained(survivors, baseline);
+    for (const auto& id : survivors) {
+        if (baseline.reasons.count(id) != 0) out.mutate_explained.push_back(id);
+    }
+    for (const auto& id : out.mutate_unexplained) {
+        const std::string set = id.substr(0, id.find(':'));
+        const std::string row = id.substr(set.size() + 1, id.rfind(':') - set.size() - 1);
+        out.warnings.push_back("rule mutation " + id + " survived " + std::to_string(m.cases) + " cases and is not explained in " +
+                               s.mutate_rules_baseline.string() + ": no check notices that change (deskcheck mutate-rules --rules " +
+                               set + " --row " + row + " --seed " + std::to_string(s.seed) + " --cases " +
+                               std::to_string(m.cases) + ")");
+    }
+    std::uint32_t not_run = 0;
+    for (const auto& r : out.mutate) not_run += r.not_run;
+    progress("mutate-rules: " + std::to_string(survivors.size()) + " surviving mutations, " +
+             std::to_string(out.mutate_unexplained.size()) + " not explained");
+    if (interrupted()) {
+        out.interrupted_during = "mutate-rules (" + std::to_string(not_run) + " mutants not run)";
+    } else if (out_of_time) {
+        out.warnings.push_back("the clock stopped mutate-rules with " + std::to_string(not_run) + " mutants not run (" +
+                               std::to_string(clock_stop_s(s, mutate_rules_share_pct)) +
+                               " s, twice its share): this night is shorter than its seed's; a slower machine?");
+    }
+}
+
+void print_mutate_rules(const Settings& s, const Summary& out, std::ostream& o) {
+    if (out.mutate.empty()) return;
+    o << "\nmutate-rules: seed " << s.seed << ", " << s.mutate_rules_cases << " cases per mutant, " << std::fixed
+      << std::setprecision(1) << out.mutate_seconds << " s\n";
+    for (const auto& r : out.mutate) {
+        o << "  " << std::left << std::setw(12) << r.name << std::right << r.killed << "/" << r.non_equivalent()
+          << " non-equivalent killed, " << r.survived << " survived, " << r.equivalent << " equivalent";
+        if (r.not_run != 0) o << ", " << r.not_run << " not run";
+        o << "\n";
+    }
+    o << "  surviving: " << out.mutate_explained.size() + out.mutate_unexplained.size() << ", explained in "
+      << s.mutate_rules_baseline.string() << ": " << out.mutate_explained.size() << ", not explained: "
+      << out.mutate_unexplained.size() << (out.mutate_unexplained.empty() ? "" : " (warnings below)") << "\n";
+}
+
+nlohmann::ordered_json mutate_rules_json(const Settings& s, const Summary& out) {
+    nlohmann::ordered_json j{{"seed", std::to_string(s.seed)}, {"cases", s.mutate_rules_cases}, {"seconds", out.mutate_seconds},
+                             {"baseline", s.mutate_rules_baseline.string()}};
+    j["rule_sets"] = nlohmann::ordered_json::array();
+    for (const auto& r : out.mutate) {
+        j["rule_sets"].push_back({{"rules", r.name}, {"killed", r.killed}, {"survived", r.survived},
+                                  {"equivalent", r.equivalent}, {"non_equivalent", r.non_equivalent()}, {"not_run", r.not_run}});
+    }
+    j["explained_survivors"] = out.mutate_explained;
+    j["unexplained_survivors"] = out.mutate_unexplained;
+    return j;
 }
 
 // ---- fuzzing ------------------------------------------------------------------------------------
@@ -585,7 +720,7 @@ void check_deterministic(const Settings& s, const sim::Scenario& scenario, const
     c.violation = *r.violation;
     c.original_size = c.shrunk_size = props::size_of(scenario);
     c.summary = "deterministic violated: " + r.violation->explanation + " (" + source + ")";
-    const Written w = write_counterexample(c, std::string(ro.rules->name), s.out, ro.tool.mutation, ro.agent_retries);
+    const Written w = write_counterexample(c, std::string(ro.rules->name), s.out, ro.mutation, ro.agent_retries);
     if (!w.error.empty()) out.infra_errors.push_back("counterexample of deterministic not written: " + w.error);
     out.findings.push_back({"determinism sample", c.property, c.summary, w.file,
                             w.error.empty() ? replay_command(w.file) : "(not written)", true,
@@ -596,12 +731,12 @@ void check_deterministic(const Settings& s, const sim::Scenario& scenario, const
 void run_determinism_part(const Settings& s, Summary& out) {
     props::RunOptions ro;
     ro.rules = find_rules(s.rules);
-    ro.tool.mutation = s.mutation;
+    ro.mutation = s.mutation;
     ro.agent_retries = true;
     const std::uint64_t round_seed = out.rounds.empty() ? s.seed : out.rounds.front().seed;
     for (std::uint32_t i = 0; i < determinism_sample_cases && !interrupted(); ++i) {
         sim::Prng rng(props::case_seed(round_seed, i));
-        sim::Scenario scenario = sim::generate_scenario(rng);
+        sim::Scenario scenario = sim::build_scenario_from_prng(rng);
         scenario.rules = s.rules;
         check_deterministic(s, scenario, ro, "campaign case " + std::to_string(i), out);
     }
@@ -616,9 +751,9 @@ void run_determinism_part(const Settings& s, Summary& out) {
         const auto read = read_input_file(inputs[i], corpus_input_bytes_max);
         if (!std::holds_alternative<std::string>(read)) continue;
         const std::string& bytes = std::get<std::string>(read);
-        const sim::Scenario scenario = fuzz::scenario_from_bytes(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+        const sim::Scenario scenario = sim::build_scenario_from_bytes(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
         if (sim::validate(scenario).has_value()) continue;
-        check_deterministic(s, scenario, fuzz::fuzz_run_options(), "corpus/fuzz_batch/" + inputs[i].filename().string(), out);
+        check_deterministic(s, scenario, props::fuzz_run_options(), "corpus/fuzz_batch/" + inputs[i].filename().string(), out);
     }
     progress("determinism: " + std::to_string(out.determinism_replayed) + " scenarios replayed twice");
     if (interrupted() && out.interrupted_during.empty()) out.interrupted_during = "the determinism sample";
@@ -717,6 +852,9 @@ void print_interruption(const Summary& out, std::ostream& o) {
 void print_summary(const Settings& s, const Summary& out, int code, std::ostream& o) {
     if (out.signal != 0) print_interruption(out, o);
     print_campaign(s, out, o);
+    o << "\nr0 campaign (failure_leaves_nothing): " << out.r0_cases << " cases, " << std::to_string(out.r0_seconds).substr(0, 5)
+      << " s\n";
+    print_mutate_rules(s, out, o);
     print_fuzz(out, o);
     o << "\ndeterminism: " << out.determinism_replayed << " scenarios replayed twice\n";
     o << "\nfindings: " << (out.findings.empty() ? "none" : std::to_string(out.findings.size())) << "\n";
@@ -765,6 +903,8 @@ nlohmann::ordered_json summary_json(const Settings& s, const Summary& out, int c
     for (const auto& r : out.rounds) {
         j["campaign"]["rounds"].push_back({{"seed", std::to_string(r.seed)}, {"cases", r.cases}, {"seconds", r.seconds}, {"reproduce", run_command(s, r)}});
     }
+    j["r0"] = {{"cases", out.r0_cases}, {"seconds", out.r0_seconds}};
+    j["mutate_rules"] = mutate_rules_json(s, out);
     j["fuzz"] = fuzz_json(out);
     j["determinism"] = {{"replayed_twice", out.determinism_replayed}};
     j["findings"] = nlohmann::ordered_json::array();
@@ -868,7 +1008,8 @@ bool prepare_folders(const Settings& s) {
 
 int cmd_nightly(const Argv& argv) {
     Args args("nightly", argv, {"--json", "--help", "--no-fuzz", "--wait"},
-              {"--minutes", "--jobs", "--rules", "--out", "--seed", "--fuzz-build", "--mutation", "--campaign-cases"});
+              {"--minutes", "--jobs", "--rules", "--out", "--seed", "--fuzz-build", "--mutation", "--campaign-cases",
+               "--mutate-rules-cases", "--mutate-rules-baseline"});
     if (args.flag("--help")) {
         std::cout << nightly_help;
         return exit_ok;
@@ -885,6 +1026,10 @@ int cmd_nightly(const Argv& argv) {
     print_header(s, s.json ? std::cerr : std::cout);
     Summary out;
     run_campaign_part(s, out);
+    if (interrupted()) out.not_done.push_back("r0 campaign (not started)");
+    else run_r0_part(s, out);
+    if (interrupted()) out.not_done.push_back("mutate-rules (not started)");
+    else run_mutate_rules_part(s, out);
     if (interrupted()) out.not_done.push_back("fuzzing (not started)");
     else run_fuzz_part(s, out);
     if (interrupted()) out.not_done.push_back("determinism sample (not started)");

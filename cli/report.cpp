@@ -239,7 +239,7 @@ Replayed replay_file(const std::string& file, props::RunOptions base, const std:
     // The header's outcome describes the file's rule set (a rule mutation's file: the mutated set,
     // named by --rule-mutation) and the tool without a mutation.
     const bool same_rules = rules_override.empty() || (doc.counterexample && rules_override == doc.counterexample->rules);
-    const bool tool_as_recorded = same_rules && base.tool.mutation == Mutation::None;
+    const bool tool_as_recorded = same_rules && base.mutation == Mutation::None;
     if (!rules_override.empty()) doc.scenario.rules = rules_override;
     if (base.rules == nullptr) base.rules = &props::rules_for(doc.scenario);
     const auto& header = doc.counterexample;
@@ -259,7 +259,7 @@ Replayed replay_file(const std::string& file, props::RunOptions base, const std:
     }
     const auto size = props::size_of(doc.scenario);
     t << "scenario: " << props::to_string(size) << "; rules " << base.rules->name << "; "
-      << (doc.scenario.batch ? "one batch" : "single actions") << "; mutation " << to_string(base.tool.mutation) << "\n";
+      << (doc.scenario.batch ? "one batch" : "single actions") << "; mutation " << to_string(base.mutation) << "\n";
     ReplayRun first = replay_run(doc.scenario, base, property);
     t << first.text;
     out.violated = first.violated;
@@ -285,7 +285,7 @@ Replayed replay_file(const std::string& file, props::RunOptions base, const std:
     if (header_mutation) {
         mutation_name = std::string(to_string(*header_mutation));
         props::RunOptions with_bug = base;
-        with_bug.tool.mutation = *header_mutation;
+        with_bug.mutation = *header_mutation;
         t << "\n== " << file << " with the header's mutation " << to_string(*header_mutation) << "\n"
           << "scenario: " << props::to_string(size) << "; rules " << base.rules->name << "; "
           << (doc.scenario.batch ? "one batch" : "single actions") << "; mutation " << to_string(*header_mutation)
@@ -299,7 +299,7 @@ Replayed replay_file(const std::string& file, props::RunOptions base, const std:
     }
     t << "\n";
     out.text = printable_lines(t.str());
-    out.json = {{"file", file}, {"rules", base.rules->name}, {"mutation", to_string(base.tool.mutation)},
+    out.json = {{"file", file}, {"rules", base.rules->name}, {"mutation", to_string(base.mutation)},
                 {"violated", out.violated}, {"matches_header", out.matches_header},
                 {"recorded_outcome", header && !header->expected_outcome.empty() ? nlohmann::ordered_json(header->expected_outcome)
                                                                                   : nlohmann::ordered_json(nullptr)},
@@ -321,8 +321,8 @@ Replayed replay_file(const std::string& file, props::RunOptions base, const std:
     }
     out.file = file;
     out.rules = std::string(base.rules->name);
-    out.runs.push_back(ReplayedRun{"as recorded (mutation " + std::string(to_string(base.tool.mutation)) + ")",
-                                   std::string(to_string(base.tool.mutation)), std::move(*first.run), std::move(first.results)});
+    out.runs.push_back(ReplayedRun{"as recorded (mutation " + std::string(to_string(base.mutation)) + ")",
+                                   std::string(to_string(base.mutation)), std::move(*first.run), std::move(first.results)});
     if (mutated) {
         out.runs.push_back(ReplayedRun{"with the header's mutation " + mutation_name + " (the recorded bug put back)", mutation_name,
                                        std::move(*mutated->run), std::move(mutated->results)});
@@ -357,7 +357,7 @@ std::filesystem::path page_path_for(const std::filesystem::path& scenario_file) 
 }
 
 PageWritten write_page_for(const std::string& scenario_file, const props::RunOptions& base, const std::string& replay_command) {
-    const Replayed replayed = replay_file(scenario_file, base, "", base.tool.mutation == Mutation::None);
+    const Replayed replayed = replay_file(scenario_file, base, "", base.mutation == Mutation::None);
     if (!replayed.error.empty()) return PageWritten{"", scenario_file + ": " + replayed.error};
     const std::filesystem::path page = page_path_for(scenario_file);
     const std::string error = write_text_file(page, timeline_page(replayed, replay_command));
@@ -367,7 +367,7 @@ PageWritten write_page_for(const std::string& scenario_file, const props::RunOpt
 
 props::RunOptions replay_options(Mutation mutation) {
     props::RunOptions o;
-    o.tool.mutation = mutation;
+    o.mutation = mutation;
     o.agent_retries = true;
     return o;
 }

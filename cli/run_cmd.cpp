@@ -43,7 +43,7 @@ bool parse_run_options(Args& args, props::RunOptions& ro, std::string& rules_nam
             args.fail("unknown mutation '" + printable(*m, 60) + "' (expected one of: " + mutation_list() + ")");
             return false;
         }
-        ro.tool.mutation = *mut;
+        ro.mutation = *mut;
     }
     return true;
 }
@@ -111,7 +111,7 @@ std::vector<std::string> write_all(const props::CampaignResult& r, const props::
                                    std::vector<std::string>& files) {
     std::vector<std::string> errors;
     for (const auto& c : r.counterexamples) {
-        const Written w = write_counterexample(c, o.rules, dir, o.tool.mutation, o.agent_retries);
+        const Written w = write_counterexample(c, o.rules, dir, o.mutation, o.agent_retries);
         files.push_back(w.file);
         if (!w.error.empty()) errors.push_back(w.error);
     }
@@ -172,14 +172,15 @@ int cmd_run(const Argv& argv) {
     o.cases = static_cast<std::uint32_t>(cases.value_or(200));
     o.rules = rules;
     o.tool = ro.tool;
+    o.mutation = ro.mutation;
     o.shrink = !args.flag("--no-shrink");
     const bool json = args.flag("--json");
     install_interrupt_handlers();
     o.stop = [] { return interrupted(); };
     std::cerr << "deskcheck run: seed=" << o.seed << " cases=" << o.cases << " rules=" << o.rules
-              << " mutation=" << to_string(o.tool.mutation) << " agent_retries=on"
-              << " generate{windows<=" << o.generate.windows_max << " controls<=" << o.generate.controls_max
-              << " steps<=" << o.generate.steps_max << " swarm_faults user hostile_events}" << std::endl;
+              << " mutation=" << to_string(o.mutation) << " agent_retries=on"
+              << " build{windows<=" << o.build.windows_max << " controls<=" << o.build.controls_max
+              << " steps<=" << o.build.steps_max << " swarm_faults user hostile_events}" << std::endl;
     std::uint32_t next_report = 0;
     o.progress = [&](std::uint32_t done, std::uint32_t total) {
         if (done * 10 >= next_report * total || done == total) {
@@ -378,7 +379,7 @@ int cmd_shrink(const Argv& argv) {
     const auto fails = props::still_violates(*property, ro);
     if (!fails(doc.scenario)) {
         std::string hint;
-        if (doc.counterexample && doc.counterexample->mutation && ro.tool.mutation == Mutation::None) {
+        if (doc.counterexample && doc.counterexample->mutation && ro.mutation == Mutation::None) {
             hint = " (its header names the mutation " + std::string(to_string(*doc.counterexample->mutation)) +
                    ": add --mutation " + std::string(to_string(*doc.counterexample->mutation)) + ")";
         }
@@ -412,11 +413,11 @@ int cmd_shrink(const Argv& argv) {
     if (check.violation) c.violation = *check.violation;
     c.summary = *property + " violated at step " + (c.violation.step ? std::to_string(*c.violation.step) : "-") + ": " +
                 c.violation.explanation;
-    const std::string outcome = ro.tool.mutation == Mutation::None
+    const std::string outcome = ro.mutation == Mutation::None
                                     ? std::string("violated")
                                     : outcome_without_mutation(c.scenario, c.property, std::string(ro.rules->name), ro.agent_retries);
     const std::string text =
-        sim::encode_document_text(props::counterexample_document(c, std::string(ro.rules->name), ro.tool.mutation, outcome));
+        sim::encode_document_text(props::counterexample_document(c, std::string(ro.rules->name), ro.mutation, outcome));
     std::cout << "shrunk " << props::to_string(props::size_of(doc.scenario)) << " -> "
               << props::to_string(props::size_of(r.scenario)) << " (" << r.attempts << " attempts; "
               << shrink_stop_reason(r, out_of_time) << ")\n";

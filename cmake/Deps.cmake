@@ -9,7 +9,7 @@ endfunction()
 find_package(nlohmann_json 3 CONFIG QUIET)
 deskcheck_require(nlohmann_json_FOUND nlohmann-json3-dev "nlohmann/json")
 
-if(DESKCHECK_TESTS)
+if(DESKCHECK_BUILD_TESTS)
     find_package(rapidcheck CONFIG QUIET)
     deskcheck_require(rapidcheck_FOUND librapidcheck-dev "RapidCheck")
     if(NOT TARGET rapidcheck_boost_test)

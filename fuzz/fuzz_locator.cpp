@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "fuzz/fuzzed_data_provider.h"
-#include "fuzz/judge_run.h"
+#include "properties/judge_run.h"
 #include "model/desktop.h"
 #include "model/locator.h"
 
@@ -158,12 +158,12 @@ using Depths = std::vector<std::optional<std::size_t>>;
 
 void check_resolved(const ElementTree& tree, const Locator& loc, const Resolved& r, const Depths& depth) {
     if (r.node >= tree.nodes.size() || !depth[r.node]) {
-        fuzz::invariant_broken(target, "a resolved node is reachable from the root", show(tree, loc));
+        props::invariant_broken(target, "a resolved node is reachable from the root", show(tree, loc));
     }
-    if (tree.nodes[r.node].id != r.element) fuzz::invariant_broken(target, "the element id is the node's", show(tree, loc));
-    if (tree.nodes[r.node].role != loc.role) fuzz::invariant_broken(target, "never a node of another role (E-2)", show(tree, loc));
-    if (!same_identity(tree.nodes[r.node], loc)) fuzz::invariant_broken(target, "never a wrong element (E-2)", show(tree, loc));
-    if (!r.by_search && walk(tree, loc) != r.node) fuzz::invariant_broken(target, "a path resolution follows the path", show(tree, loc));
+    if (tree.nodes[r.node].id != r.element) props::invariant_broken(target, "the element id is the node's", show(tree, loc));
+    if (tree.nodes[r.node].role != loc.role) props::invariant_broken(target, "never a node of another role (E-2)", show(tree, loc));
+    if (!same_identity(tree.nodes[r.node], loc)) props::invariant_broken(target, "never a wrong element (E-2)", show(tree, loc));
+    if (!r.by_search && walk(tree, loc) != r.node) props::invariant_broken(target, "a path resolution follows the path", show(tree, loc));
 }
 
 // Matches reachable within the search depth.
@@ -178,7 +178,7 @@ std::size_t matches_within_depth(const ElementTree& tree, const Locator& loc, co
 void check_resolution(const ElementTree& tree, const Locator& loc) {
     const auto result = resolve(tree, loc);
     const auto again = resolve(tree, loc);
-    if (result.index() != again.index()) fuzz::invariant_broken(target, "resolve is deterministic", show(tree, loc));
+    if (result.index() != again.index()) props::invariant_broken(target, "resolve is deterministic", show(tree, loc));
     const auto on_path = walk(tree, loc);
     const bool path_matches = on_path && same_identity(tree.nodes[*on_path], loc);
     const Depths depth = depths(tree);
@@ -186,14 +186,14 @@ void check_resolution(const ElementTree& tree, const Locator& loc) {
     if (const auto* r = std::get_if<Resolved>(&result)) {
         check_resolved(tree, loc, *r, depth);
         if (r->by_search && candidates != 1) {
-            fuzz::invariant_broken(target, "never a guess when the identity is ambiguous (E-2)", show(tree, loc));
+            props::invariant_broken(target, "never a guess when the identity is ambiguous (E-2)", show(tree, loc));
         }
-        if (path_matches && r->by_search) fuzz::invariant_broken(target, "a matching path is used first (E-2)", show(tree, loc));
+        if (path_matches && r->by_search) props::invariant_broken(target, "a matching path is used first (E-2)", show(tree, loc));
         return;
     }
     const Error& e = std::get<Error>(result);
-    if (e.kind != ErrorKind::ElementNotFound) fuzz::invariant_broken(target, "resolve fails only with element_not_found", show(tree, loc));
-    if (path_matches || candidates == 1) fuzz::invariant_broken(target, "a unique match is found (E-2)", show(tree, loc));
+    if (e.kind != ErrorKind::ElementNotFound) props::invariant_broken(target, "resolve fails only with element_not_found", show(tree, loc));
+    if (path_matches || candidates == 1) props::invariant_broken(target, "a unique match is found (E-2)", show(tree, loc));
 }
 
 // A desktop with two windows and nothing else: enough for resolve_ref (E-3).
@@ -235,14 +235,14 @@ void check_window_binding(const ElementTree& mutated_a, const ElementTree& b, co
     const auto crossed = resolve_ref(desk, refs, ref, window_b);
     const auto* error = std::get_if<Error>(&crossed);
     if (error == nullptr || error->kind != ErrorKind::CrossWindowRef) {
-        fuzz::invariant_broken(target, "a ref of window A used with target B is rejected (E-3)", show(b, loc));
+        props::invariant_broken(target, "a ref of window A used with target B is rejected (E-3)", show(b, loc));
     }
     const auto own = resolve_ref(desk, refs, ref, window_a);
     const auto direct = resolve(mutated_a, loc);
     const auto* r1 = std::get_if<Resolved>(&own);
     const auto* r2 = std::get_if<Resolved>(&direct);
     if ((r1 == nullptr) != (r2 == nullptr) || (r1 != nullptr && (r1->node != r2->node || r1->element != r2->element))) {
-        fuzz::invariant_broken(target, "resolve_ref on the ref's own window is resolve in that window", show(mutated_a, loc));
+        props::invariant_broken(target, "resolve_ref on the ref's own window is resolve in that window", show(mutated_a, loc));
     }
 }
 
@@ -254,7 +254,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const ElementTree original = draw_tree(fdp, window_a);
     const auto index = fdp.ConsumeIntegralInRange<std::uint32_t>(0, static_cast<std::uint32_t>(original.nodes.size() - 1));
     const std::optional<Locator> loc = locator_of(original, index);
-    if (!loc) fuzz::invariant_broken(target, "every node of a well-formed tree has a locator (E-1)", std::to_string(index));
+    if (!loc) props::invariant_broken(target, "every node of a well-formed tree has a locator (E-1)", std::to_string(index));
     check_resolution(original, *loc);
     ElementTree mutated = original;
     const std::uint32_t mutations = original.nodes.size() > 1 ? fdp.ConsumeIntegralInRange<std::uint32_t>(0, mutations_max) : 0;

@@ -1,17 +1,11 @@
 // fuzz_observation: bytes -> (action, contract, snapshot, previous snapshot?) ->
-// assess_observation_snapshot(). Invariants (SPEC O-1..O-3), each following from the rule order:
-//   - the judgement is total and deterministic; the deciding row exists, is the row of its order,
-//     and every row before it is listed as passed;
-//   - a required field not carried gives needs_evidence / snapshot_fields_missing whatever else is
-//     wrong, and names exactly the fields not carried;
-//   - a snapshot of another correlation id is never observed (blocked once every field is there);
-//     nor one of another target;
-//   - a stale or unconfirmed snapshot, or one whose effect is unknown, is never observed;
-//   - a previous snapshot of another correlation or another target never changes the outcome, nor
-//     one with another fingerprint, nor none at all;
-//   - fields the rules do not read (observedAt, source) never change the outcome once carried;
-//   - observed only when every earlier rule passed: an oracle written here, not sharing code with
-//     the rule table, recomputes the deciding order from the ten conditions of the seed.
+// assess_observation_snapshot(), then every check of properties/observation_checks.h (SPEC
+// O-1..O-3) on the shipped table: the judgement is total and its deciding row's; deterministic; a
+// missing required field gives needs_evidence naming exactly the fields not carried; never observed
+// without the evidence the seed asks for; a previous snapshot of another correlation, target or
+// fingerprint, and observedAt / source, change nothing; and the oracle written from seed 004 (not
+// from the rows) gives the same order, outcome and reason. The checks are shared with
+// `deskcheck mutate-rules --rules observation`: a property is never written twice.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -20,8 +14,9 @@
 #include <string_view>
 
 #include "fuzz/fuzzed_data_provider.h"
-#include "fuzz/judge_run.h"
+#include "properties/judge_run.h"
 #include "model/observation.h"
+#include "properties/observation_checks.h"
 
 namespace {
 
@@ -40,12 +35,7 @@ constexpr std::array<std::string_view, 4> freshness{"fresh", "stale", "unknown",
 constexpr std::array<std::string_view, 4> effects{"unknown", "known", "done", ""};
 constexpr std::array<std::string_view, 4> fingerprints{"f1", "f2", "status-submitted", ""};
 
-struct Case {
-    ObservedAction action;
-    ObservationContract contract;
-    ObservationSnapshot snapshot;
-    std::optional<ObservationSnapshot> previous;
-};
+using Case = props::ObservationCase;
 
 // Raw bytes: fuzz_observation.dict holds the seed's vocabulary ("observed", "fresh", ...), so a
 // free text that spells a pool value, or almost does, is reached by mutation.
@@ -117,127 +107,17 @@ Case draw_case(FuzzedDataProvider& fdp) {
     return c;
 }
 
-std::string show(const std::optional<std::string>& v) { return v ? "\"" + *v + "\"" : "(not carried)"; }
-
-std::string show_snapshot(const ObservationSnapshot& s) {
-    std::string out = "{";
-    for (const auto name : snapshot_field_names()) out += " " + std::string(name) + "=" + show(*snapshot_field(s, name));
-    return out + " }";
-}
-
-std::string describe(const Case& c, const ObservationJudgement& j) {
-    std::string out = "action {correlationId=\"" + c.action.correlation_id + "\" target=\"" + c.action.target +
-                      "\" expectedState=\"" + c.action.expected_state + "\"}\n  contract required [";
-    for (const auto& f : c.contract.required_fields) out += " " + f;
-    out += " ] known [";
-    for (const auto& s : c.contract.known_states) out += " \"" + s + "\"";
-    out += " ]\n  snapshot " + show_snapshot(c.snapshot) + "\n  previous " +
-           (c.previous ? show_snapshot(*c.previous) : std::string("(none)"));
-    out += "\n  -> " + std::string(to_string(j.outcome)) + " / " + j.reason + " (rule " + std::to_string(j.order) + ")";
-    return out;
-}
-
-ObservationJudgement assess(const Case& c, const ObservationSnapshot& snapshot, const ObservationSnapshot* previous) {
-    return assess_observation_snapshot({c.action, c.contract, snapshot, previous});
-}
-
-bool eq(const std::optional<std::string>& a, std::string_view b) { return a.has_value() && *a == b; }
-
-// The oracle: the seed's ten conditions, written again from the seed's table (not from the rows).
-std::uint8_t expected_order(const Case& c) {
-    const ObservationSnapshot& s = c.snapshot;
-    for (const auto& f : c.contract.required_fields) {
-        const auto* field = snapshot_field(s, f);
-        if (field == nullptr || !field->has_value()) return 1;
-    }
-    if (!eq(s.correlation_id, c.action.correlation_id)) return 2;
-    if (!eq(s.target, c.action.target)) return 3;
-    if (!eq(s.evidence_status, "observed")) return 4;
-    if (!eq(s.freshness, "fresh")) return 5;
-    if (eq(s.effect_status, "unknown")) return 6;
-    if (c.previous && c.previous->correlation_id == s.correlation_id && c.previous->target == s.target &&
-        s.fingerprint && c.previous->fingerprint == s.fingerprint) {
-        return 7;
-    }
-    bool known = false;
-    for (const auto& k : c.contract.known_states) known = known || eq(s.state, k);
-    if (!known) return 8;
-    if (!eq(s.state, c.action.expected_state)) return 9;
-    return 10;
-}
-
-void check_table(const Case& c, const ObservationJudgement& j) {
-    const auto rows = observation_rules();
-    if (j.order < 1 || j.order > rows.size()) fuzz::invariant_broken(target, "a row decides (the judgement is total)", describe(c, j));
-    const ObservationRule& row = rows[j.order - 1U];
-    if (row.order != j.order || row.reason != j.reason || row.outcome != j.outcome || row.spec != j.spec) {
-        fuzz::invariant_broken(target, "the judgement is its deciding row's", describe(c, j));
-    }
-    if (j.rules_passed.size() + 1U != j.order) fuzz::invariant_broken(target, "every earlier row is listed as passed", describe(c, j));
-    for (std::size_t i = 0; i < j.rules_passed.size(); ++i) {
-        if (j.rules_passed[i] != rows[i].reason) fuzz::invariant_broken(target, "the rows passed are in order", describe(c, j));
-    }
-}
-
-void check_missing_fields(const Case& c, const ObservationJudgement& j) {
-    std::vector<std::string> missing;
-    for (const auto& f : c.contract.required_fields) {
-        const auto* field = snapshot_field(c.snapshot, f);
-        if (field == nullptr || !field->has_value()) missing.push_back(f);
-    }
-    if (missing.empty()) return;
-    if (j.outcome != ObservationOutcome::NeedsEvidence || j.reason != "snapshot_fields_missing") {
-        fuzz::invariant_broken(target, "a missing required field gives needs_evidence whatever else is wrong", describe(c, j));
-    }
-    if (j.missing_fields != missing) fuzz::invariant_broken(target, "the missing fields are named, in contract order", describe(c, j));
-}
-
-void check_never_observed(const Case& c, const ObservationJudgement& j) {
-    if (j.outcome != ObservationOutcome::Observed) return;
-    const ObservationSnapshot& s = c.snapshot;
-    if (!eq(s.correlation_id, c.action.correlation_id)) fuzz::invariant_broken(target, "another correlation is never observed", describe(c, j));
-    if (!eq(s.target, c.action.target)) fuzz::invariant_broken(target, "another target is never observed", describe(c, j));
-    if (!eq(s.evidence_status, "observed")) fuzz::invariant_broken(target, "an unconfirmed snapshot is never observed", describe(c, j));
-    if (!eq(s.freshness, "fresh")) fuzz::invariant_broken(target, "a stale snapshot is never observed", describe(c, j));
-    if (eq(s.effect_status, "unknown")) fuzz::invariant_broken(target, "an unknown effect is never observed", describe(c, j));
-    if (!eq(s.state, c.action.expected_state)) fuzz::invariant_broken(target, "observed only on the expected state", describe(c, j));
-}
-
-// Changes that must not change the outcome.
-void check_irrelevant(const Case& c, const ObservationJudgement& j) {
-    const ObservationSnapshot& s = c.snapshot;
-    const bool other_action = c.previous && (c.previous->correlation_id != s.correlation_id || c.previous->target != s.target);
-    const bool other_print = c.previous && c.previous->fingerprint != s.fingerprint;
-    if (other_action || other_print) {
-        if (!(assess(c, s, nullptr) == j)) {
-            fuzz::invariant_broken(target, "a previous snapshot of another correlation, target or fingerprint changes nothing",
-                                   describe(c, j));
-        }
-    }
-    ObservationSnapshot renamed = s;
-    if (renamed.observed_at) renamed.observed_at = *renamed.observed_at + "'";
-    if (renamed.source) renamed.source = *renamed.source + "'";
-    if (!(assess(c, renamed, c.previous ? &*c.previous : nullptr) == j)) {
-        fuzz::invariant_broken(target, "observedAt and source, once carried, change nothing", describe(c, j));
-    }
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size == 0) return -1;
     FuzzedDataProvider fdp(data, size);
     const Case c = draw_case(fdp);
-    const ObservationSnapshot* previous = c.previous ? &*c.previous : nullptr;
-    const ObservationJudgement j = assess(c, c.snapshot, previous);
-    if (!(assess(c, c.snapshot, previous) == j)) fuzz::invariant_broken(target, "the judgement is deterministic", describe(c, j));
-    check_table(c, j);
-    if (j.order != expected_order(c)) {
-        fuzz::invariant_broken(target, "the first condition of the seed's order decides (oracle: rule " +
-                                           std::to_string(expected_order(c)) + ")", describe(c, j));
+    const ObservationJudgement j = assess_observation_snapshot(c.input());
+    for (const props::ObservationCheck& check : props::observation_checks()) {
+        if (const auto v = check.fn(c, j, observation_rules())) {
+            props::invariant_broken(target, v->property + ": " + v->explanation, props::describe_observation(c, j));
+        }
     }
-    check_missing_fields(c, j);
-    check_never_observed(c, j);
-    check_irrelevant(c, j);
     return 0;
 }

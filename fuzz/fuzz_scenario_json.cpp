@@ -9,7 +9,7 @@
 #include <string_view>
 #include <variant>
 
-#include "fuzz/judge_run.h"
+#include "properties/judge_run.h"
 #include "sim/scenario_json.h"
 #include "sim/validate.h"
 
@@ -25,23 +25,23 @@ constexpr std::size_t run_events_max = 24;
 
 void check_rejection(const sim::DecodeError& error) {
     if (error.path.empty() || error.path.front() != '/') {
-        fuzz::invariant_broken(target, "a decode error names a JSON pointer", error.message());
+        props::invariant_broken(target, "a decode error names a JSON pointer", error.message());
     }
-    if (error.reason.empty()) fuzz::invariant_broken(target, "a decode error says why", error.message());
+    if (error.reason.empty()) props::invariant_broken(target, "a decode error says why", error.message());
 }
 
 void check_round_trip(const sim::ScenarioDocument& document) {
     if (const auto invalid = sim::validate(document.scenario)) {
-        fuzz::invariant_broken(target, "a decoded scenario passes validate()", invalid->path + ": " + invalid->reason);
+        props::invariant_broken(target, "a decoded scenario passes validate()", invalid->path + ": " + invalid->reason);
     }
     const std::string canonical = sim::encode_document_text(document);
     const auto again = sim::decode_document(canonical);
     if (const auto* error = std::get_if<sim::DecodeError>(&again)) {
-        fuzz::invariant_broken(target, "the canonical encoding decodes", error->message() + "\n" + canonical);
+        props::invariant_broken(target, "the canonical encoding decodes", error->message() + "\n" + canonical);
     }
     const std::string twice = sim::encode_document_text(std::get<sim::ScenarioDocument>(again));
     if (twice != canonical) {
-        fuzz::invariant_broken(target, "encode(decode(t)) == t for canonical text t", canonical + "---\n" + twice);
+        props::invariant_broken(target, "encode(decode(t)) == t for canonical text t", canonical + "---\n" + twice);
     }
 }
 
@@ -62,7 +62,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     check_round_trip(document);
     if (!small_enough(document.scenario)) return 0;
     const auto violation =
-        fuzz::first_violation(document.scenario, fuzz::fuzz_run_options(), fuzz::determinism_for(data, size));
-    if (violation) fuzz::report_and_abort(target, *violation, document.scenario);
+        props::first_violation(document.scenario, props::fuzz_run_options(), props::determinism_for(data, size));
+    if (violation) props::report_and_abort(target, *violation, document.scenario);
     return 0;
 }

@@ -17,7 +17,7 @@
 #include <string_view>
 
 #include "fuzz/fuzzed_data_provider.h"
-#include "fuzz/judge_run.h"
+#include "properties/judge_run.h"
 #include "model/evidence.h"
 #include "model/verdict.h"
 
@@ -221,21 +221,21 @@ bool known_published_debt(const RuleSet& rules, const Judgement& j, const Case& 
 
 void check_table(const RuleSet& rules, const Case& c, const Judgement& j) {
     const Rule* row = row_of(rules, j);
-    if (row == nullptr) fuzz::invariant_broken(target, "the deciding rule exists in the table", describe(c, rules, j));
-    if (row->kind != c.action.kind) fuzz::invariant_broken(target, "the deciding rule is of the action's kind", describe(c, rules, j));
-    if (row->verdict != j.verdict) fuzz::invariant_broken(target, "the verdict is the deciding rule's", describe(c, rules, j));
-    if (row->spec != j.spec) fuzz::invariant_broken(target, "the SPEC IDs are the deciding rule's", describe(c, rules, j));
-    if (j.promise != rules.promise_of(c.action)) fuzz::invariant_broken(target, "the promise is the rule set's", describe(c, rules, j));
+    if (row == nullptr) props::invariant_broken(target, "the deciding rule exists in the table", describe(c, rules, j));
+    if (row->kind != c.action.kind) props::invariant_broken(target, "the deciding rule is of the action's kind", describe(c, rules, j));
+    if (row->verdict != j.verdict) props::invariant_broken(target, "the verdict is the deciding rule's", describe(c, rules, j));
+    if (row->spec != j.spec) props::invariant_broken(target, "the SPEC IDs are the deciding rule's", describe(c, rules, j));
+    if (j.promise != rules.promise_of(c.action)) props::invariant_broken(target, "the promise is the rule set's", describe(c, rules, j));
 }
 
 void check_absent(const RuleSet& rules, const Case& c, const Judgement& j) {
     if (j.verdict != Verdict::Absent) return;
     if (rules.name == "current" && !c.settled) {
-        fuzz::invariant_broken(target, "current never says Absent before the state settled (D-3)", describe(c, rules, j));
+        props::invariant_broken(target, "current never says Absent before the state settled (D-3)", describe(c, rules, j));
     }
     const auto why = unreadable_basis_of_absent(c, j.promise);
     if (why && !known_published_debt(rules, j, c)) {
-        fuzz::invariant_broken(target, "Absent never rests on an unreadable reading (V-2): " + *why, describe(c, rules, j));
+        props::invariant_broken(target, "Absent never rests on an unreadable reading (V-2): " + *why, describe(c, rules, j));
     }
 }
 
@@ -243,10 +243,10 @@ void check_confirmed(const RuleSet& rules, const Case& c, const Judgement& j) {
     if (j.verdict != Verdict::Confirmed) return;
     const bool typed = c.action.kind == ActionKind::TypeText;
     if (typed && (!c.after.value || c.after.value->find(c.action.text) == std::string::npos)) {
-        fuzz::invariant_broken(target, "typing is Confirmed only when the value after contains the text (V-5)", describe(c, rules, j));
+        props::invariant_broken(target, "typing is Confirmed only when the value after contains the text (V-5)", describe(c, rules, j));
     }
     if (c.action.kind == ActionKind::ClickStateful && !click_reading(c.after, c.action.click_state)) {
-        fuzz::invariant_broken(target, "a click is Confirmed only on a readable state after (V-7)", describe(c, rules, j));
+        props::invariant_broken(target, "a click is Confirmed only on a readable state after (V-7)", describe(c, rules, j));
     }
 }
 
@@ -254,7 +254,7 @@ void check_select_all(const RuleSet& rules, const Case& c, const Judgement& j) {
     if (c.action.kind != ActionKind::SelectAll) return;
     const Judgement other = judge_case(rules, c, c.other_before);
     if (other.verdict != j.verdict || other.rule != j.rule) {
-        fuzz::invariant_broken(target, "select-all is judged on the state after (V-3): another before changed the verdict",
+        props::invariant_broken(target, "select-all is judged on the state after (V-3): another before changed the verdict",
                                describe(c, rules, j) + "\n  with before " + show_snapshot(c.other_before) + " -> " +
                                    std::string(to_string(other.verdict)));
     }
@@ -264,7 +264,7 @@ void check_select_all(const RuleSet& rules, const Case& c, const Judgement& j) {
     const bool may_wait = rules.name == "current" && !c.settled;
     const Verdict expected = covers ? Verdict::Confirmed : (may_wait ? Verdict::Unknown : Verdict::Absent);
     if (j.verdict != expected) {
-        fuzz::invariant_broken(target, "select-all: Confirmed iff the selection starts at 0 and covers the text (V-3)",
+        props::invariant_broken(target, "select-all: Confirmed iff the selection starts at 0 and covers the text (V-3)",
                                describe(c, rules, j));
     }
 }
@@ -272,14 +272,14 @@ void check_select_all(const RuleSet& rules, const Case& c, const Judgement& j) {
 void check_rule_set(const RuleSet& rules, const Case& c) {
     const Judgement j = judge_case(rules, c, c.before);
     if (!same_judgement(j, judge_case(rules, c, c.before))) {
-        fuzz::invariant_broken(target, "judge is deterministic", describe(c, rules, j));
+        props::invariant_broken(target, "judge is deterministic", describe(c, rules, j));
     }
     check_table(rules, c, j);
     check_absent(rules, c, j);
     check_confirmed(rules, c, j);
     check_select_all(rules, c, j);
     if (c.action.kind == ActionKind::Unverifiable && (j.verdict != Verdict::Unknown || j.verifiable)) {
-        fuzz::invariant_broken(target, "an unverifiable action is Unknown and not verifiable (V-8)", describe(c, rules, j));
+        props::invariant_broken(target, "an unverifiable action is Unknown and not verifiable (V-8)", describe(c, rules, j));
     }
 }
 

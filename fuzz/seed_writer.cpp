@@ -13,8 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "fuzz/scenario_bytes.h"
-#include "sim/generate.h"
+#include "sim/build.h"
 #include "sim/prng.h"
 #include "sim/scenario_json.h"
 #include "sim/validate.h"
@@ -46,7 +45,7 @@ std::string random_bytes(sim::Prng& rng, std::uint64_t length_min, std::uint64_t
 }
 
 bool decodes_to_valid_scenario(const std::string& bytes) {
-    const auto s = fuzz::scenario_from_bytes(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+    const auto s = sim::build_scenario_from_bytes(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
     return !sim::validate(s).has_value();
 }
 
@@ -56,11 +55,11 @@ std::string candidate(std::string_view target, std::uint32_t i) {
     if (target == "fuzz_locator") return random_bytes(rng, 8, 128);
     if (target == "fuzz_observation") return random_bytes(rng, 8, 96);
     if (target == "fuzz_batch") return random_bytes(rng, 32, 512);
-    sim::GenerateOptions options;
+    sim::BuildOptions options = sim::fuzz_build_options();
     options.windows_max = static_cast<std::uint32_t>(rng.between(1, 4));
     options.controls_max = static_cast<std::uint32_t>(rng.between(1, 6));
     options.steps_max = static_cast<std::uint32_t>(rng.between(1, 8));
-    return sim::encode_scenario_text(sim::generate_scenario(rng, options));
+    return sim::encode_scenario_text(sim::build_scenario_from_prng(rng, options));
 }
 
 }  // namespace

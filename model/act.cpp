@@ -1,13 +1,22 @@
 // Act and batch (SPEC P-1, E-2..E-6, V-9, D-3, B-1..B-4, F-5, F-6).
+//
+// A step runs in phases over one context (Tool::Step): resolve -> pre-checks -> borrow -> deliver
+// -> read/settle -> judge -> give back -> register refs. Each phase is a function of its own that
+// reads what the earlier ones left in the context; run_phases asserts between them what each
+// promises. The foreground decisions (who moved the front, whom it is owed to) are pure functions
+// of facts (model/foreground_decision.h); the phases gather the facts and apply the decisions.
 #include <algorithm>
 #include <cassert>
 
+#include "model/foreground_decision.h"
 #include "model/guard.h"
+#include "model/marks.h"
 #include "model/tool.h"
 #include "model/tool_detail.h"
+#include "model/tool_hooks.h"
 
 namespace deskcheck {
-namespace {
+namespace detail {
 
 inline constexpr std::size_t settle_polls_max = 1000;
 
@@ -18,20 +27,64 @@ struct Target {
     std::uint32_t node_index = 0;
 };
 
+}  // namespace detail
+
+// One step as it goes through the phases. Filled in phase order; nothing is read before the phase
+// that sets it has run.
+struct Tool::Step {
+    Step(const Request& r, Hold* h) : request(r), hold(h) {}
+    const Request& request;
+    Hold* hold;                           // the batch's held borrow; nullptr outside a batch (F-5)
+    StepReport report;
+    Evidence ev;
+    // begin
+    WindowId front_at_start = no_window;
+    std::vector<WindowId> acted_before;   // windows the batch delivered to before this step
+    bool tool_moved_front = false;        // the tool itself moved the front during this step
+    bool moved_before_borrow = false;     // someone else moved the front before this step borrowed
+    // resolve
+    std::optional<WindowInfo> window;
+    detail::Target target;
+    TimeMs resolved_at = 0;
+    // pre-checks
+    Snapshot before;
+    detail::Plan plan;
+    // borrow
+    std::optional<Borrow> borrow_here;    // a single action's own borrow (outside a batch)
+    // deliver
+    WindowId front_before = no_window;    // in front right before the delivery
+    bool moved_before_delivery = false;
+    bool delivered_to_front = false;      // front_before is an app the tool delivered to before
+    Input input;
+    // read / judge
+    Snapshot after;
+    bool settled = false;
+    Judgement judgement;
+};
+
+namespace {
+
+using detail::Target;
+
 // E-1..E-3: resolves the request's ref on its target; an error when it cannot.
-std::optional<Error> resolve_target(Desktop& d, const RefTable& refs, const Request& r, Target& out, Mutation m) {
+std::optional<Error> resolve_target(Desktop& d, const RefTable& refs, const ToolHooks& hooks, const Request& r,
+                                    Target& out) {
     if (!r.ref) return std::nullopt;
     const Locator* loc = refs.find(*r.ref);
     if (loc == nullptr) return Error{ErrorKind::RefUnknown, "ref " + *r.ref + " is not in the table (take a new snapshot)"};
-    if (loc->window != r.target && m != Mutation::IgnoreWindowBinding) {
-        return Error{ErrorKind::CrossWindowRef, "ref " + *r.ref + " belongs to window " + std::to_string(loc->window) +
-                                                    ", not to target " + std::to_string(r.target)};
+    auto window = hooks.window_of_ref(*r.ref, loc->window, r.target);
+    if (auto* e = std::get_if<Error>(&window)) {
+        if (e->kind == ErrorKind::CrossWindowRef) mark(Mark::cross_window_ref_rejected);
+        return *e;
     }
-    // (The negative proof's bug: it resolves and acts in the ref's own window, whatever the target.)
-    out.window = m == Mutation::IgnoreWindowBinding ? loc->window : r.target;
+    out.window = std::get<WindowId>(window);
     out.tree = d.element_tree(out.window);
     auto res = resolve(*out.tree, *loc);
-    if (auto* e = std::get_if<Error>(&res)) return *e;
+    if (auto* e = std::get_if<Error>(&res)) {
+        mark(Mark::element_not_found);
+        return *e;
+    }
+    if (std::get<Resolved>(res).by_search) mark(Mark::element_found_by_search);
     out.node_index = std::get<Resolved>(res).node;
     out.node = &out.tree->nodes[out.node_index];
     return std::nullopt;
@@ -39,26 +92,22 @@ std::optional<Error> resolve_target(Desktop& d, const RefTable& refs, const Requ
 
 // E-5: a coordinate action needs target + frame + point, and the point must hit the target (or a
 // popup it owns) on screen.
-std::optional<Error> check_coordinates(Desktop& d, const Request& r, Mutation m) {
+std::optional<Error> check_coordinates(Desktop& d, const ToolHooks& hooks, const Request& r) {
     if (!r.frame || !r.point) return Error{ErrorKind::BadRequest, "click_at needs target + frame + x/y"};
-    if (m == Mutation::ClickWithoutHitTest) return std::nullopt;
-    const auto hit = d.window_at(*r.point);
-    if (!hit) return Error{ErrorKind::TargetOccluded, "the point hits no window"};
-    if (*hit == r.target) return std::nullopt;
-    const auto info = d.window(*hit);
-    if (info && info->owner && *info->owner == r.target) return std::nullopt;
-    return Error{ErrorKind::TargetOccluded, "the point hits window " + std::to_string(*hit) + ", not the target"};
+    auto err = hooks.coordinate_hit(d, *r.point, r.target);
+    if (err) mark(Mark::coordinate_click_occluded);
+    return err;
 }
 
 Point centre(const Rect& r) { return Point{r.left + (r.right - r.left) / 2, r.top + (r.bottom - r.top) / 2}; }
 
-Input make_input(const Request& r, const detail::Plan& plan, const Target& t, const WindowInfo& w, Mutation m) {
+Input make_input(const Request& r, const detail::Plan& plan, const Target& t, const WindowInfo& w, const ToolHooks& hooks) {
     Input in;
     in.method = plan.method;
     in.window = t.node != nullptr && t.window != no_window ? t.window : r.target;
     if (t.node != nullptr) in.element = t.node->id;
     in.step = r.step;
-    if (m != Mutation::DropIdempotencyKey) in.idempotency_key = r.idempotency_key;  // W-2
+    in.idempotency_key = hooks.key_sent(r);  // W-2
     if (r.kind == RequestKind::Type) in.text = r.text;
     if (r.kind == RequestKind::Hotkey) in.keys = r.keys;
     std::optional<Point> physical = r.kind == RequestKind::ClickAt ? r.point : std::nullopt;
@@ -66,7 +115,7 @@ Input make_input(const Request& r, const detail::Plan& plan, const Target& t, co
         (plan.method == DeliveryMethod::PostedClick || plan.method == DeliveryMethod::RealInput)) {
         physical = centre(t.node->bounds);
     }
-    if (physical) in.point = plan.method == DeliveryMethod::PostedClick ? physical_to_client(w, *physical, m) : *physical;
+    if (physical) in.point = plan.method == DeliveryMethod::PostedClick ? hooks.to_client(w, *physical) : *physical;
     return in;
 }
 
@@ -118,6 +167,15 @@ void remember_readable(Snapshot& seen, const Snapshot& poll) {
     if (poll.dirty) seen.dirty = poll.dirty;
 }
 
+// Whether `w` is related to any of `windows` (each distinct window asked once).
+bool related_to_any(Desktop& d, WindowId w, const std::vector<WindowId>& windows) {
+    for (auto it = windows.begin(); it != windows.end(); ++it) {
+        if (std::find(windows.begin(), it, *it) != it) continue;  // asked already
+        if (related_to_target(d, w, *it)) return true;
+    }
+    return false;
+}
+
 }  // namespace
 
 void Tool::quiesce(WindowId w) {
@@ -125,7 +183,10 @@ void Tool::quiesce(WindowId w) {
     const auto it = quiet_after_.find(info ? info->pid : ProcessId{0});
     if (it == quiet_after_.end()) return;
     const TimeMs wait = std::min(it->second - desktop_.now_ms(), config_.quiesce_ms_max);
-    if (wait > 0) desktop_.wait_ms(wait);
+    if (wait > 0) {
+        mark(Mark::quiesced_before_action);
+        desktop_.wait_ms(wait);
+    }
 }
 
 Snapshot Tool::settle(WindowId w, ElementId e, const ActionFacts& facts, const Snapshot& before, bool& settled,
@@ -135,23 +196,26 @@ Snapshot Tool::settle(WindowId w, ElementId e, const ActionFacts& facts, const S
     // state is never called settled, so `current` never says Absent on it.
     const TimeMs t0 = desktop_.now_ms();
     const auto bound = desktop_.declared_latency_ms(w);
-    const Mutation m = config_.mutation;
-    Snapshot current = read_state(desktop_, w, e, facts.kind, facts.click_state, m);
+    Snapshot current = hooks_.read_state(desktop_, w, e, facts.kind, facts.click_state);
     Snapshot seen = current;  // the newest readable value of every field any poll could read
     bool stable = false;
     settled = false;
-    for (std::size_t i = 0; i < settle_polls_max; ++i) {
+    for (std::size_t i = 0; i < detail::settle_polls_max; ++i) {
         const TimeMs elapsed = desktop_.now_ms() - t0;
         if (bound && elapsed >= *bound && stable) {
             settled = true;
             break;
         }
-        if (verdict_of(rules_, Situation{facts, before, current, Timing{false}}) == Verdict::Confirmed ||
-            elapsed >= config_.settle_ms_max) {
+        if (verdict_of(rules_, Situation{facts, before, current, Timing{false}}) == Verdict::Confirmed) {
+            mark(Mark::settle_ended_on_confirmed);
+            break;
+        }
+        if (elapsed >= config_.settle_ms_max) {
+            mark(Mark::settle_poll_exhausted);
             break;
         }
         desktop_.wait_ms(config_.settle_poll_ms);
-        Snapshot next = read_state(desktop_, w, e, facts.kind, facts.click_state, m);
+        Snapshot next = hooks_.read_state(desktop_, w, e, facts.kind, facts.click_state);
         // Before the bound the state may still change (the effect landing): the first poll after it
         // needs only to read every field some poll could read; later ones must confirm it.
         const bool first_after_bound = bound && elapsed < *bound;
@@ -165,307 +229,389 @@ Snapshot Tool::settle(WindowId w, ElementId e, const ActionFacts& facts, const S
 
 StepReport Tool::run_step(const Request& r, Hold* hold) {
     if (observer_ != nullptr) observer_->step_begins(r);
-    StepReport rep = run_step_inner(r, hold);
+    Step s(r, hold);
+    StepReport rep = run_phases(s);
     remember_step(rep);
     if (observer_ != nullptr) observer_->step_ends(rep);
     return rep;
 }
 
-StepReport Tool::run_step_inner(const Request& r, Hold* hold) {
-    StepReport rep;
-    rep.request = r;
-    rep.index = r.step >= 0 ? static_cast<std::uint32_t>(r.step) : 0;
-    Evidence ev;
-    const WindowId front_at_start = desktop_.foreground();
-    bool tool_moved_front = false;
-    // A window of the batch's own doing: a target it holds or a window it delivered to (F-3).
-    // Only windows acted on before this step count: this step's own target may be brought forward
-    // by someone else before the delivery (F-4).
-    const std::vector<WindowId> acted_before = hold != nullptr ? hold->acted : std::vector<WindowId>{};
-    const auto batch_window = [&](WindowId w) {
-        if (hold == nullptr) return false;
-        const bool held = hold->borrow && related_to_target(desktop_, w, hold->borrow->target);
-        return held || std::any_of(acted_before.begin(), acted_before.end(),
-                                   [&](WindowId a) { return related_to_target(desktop_, w, a); });
-    };
-    if (hold != nullptr && front_at_start != no_window && !batch_window(front_at_start)) {
-        hold->owner = front_at_start;  // the original owner, or someone else who took it since (F-4)
+StepReport Tool::run_phases(Step& s) {
+    step_begin(s);
+    if (auto err = step_resolve(s)) return step_failed(s, std::move(*err));
+    assert(s.window.has_value());
+    assert(!s.request.ref || s.target.node != nullptr);
+    if (auto err = step_pre_checks(s)) return step_failed(s, std::move(*err));
+    assert(s.report.kind == s.report.facts.kind);
+    if (s.request.kind == RequestKind::Observe) return step_observed(s);
+    if (auto err = step_borrow(s)) return step_failed(s, std::move(*err));
+    assert(!s.borrow_here || s.hold == nullptr);
+    assert(s.plan.needs_foreground || !s.borrow_here);
+    if (auto err = step_recheck(s)) return step_failed(s, std::move(*err));
+    if (auto err = step_deliver(s)) return step_failed(s, std::move(*err));
+    assert(s.ev.delivered);
+    assert(!s.ev.delivery.empty());
+    step_read_after(s);
+    step_judge(s);
+    assert(s.ev.rule == s.judgement.rule);
+    step_give_back(s);
+    step_register_refs(s);
+    s.report.delivered = true;
+    s.report.result = adapt(helper_result(s.judgement.verdict, std::move(s.ev)));
+    assert(s.report.result.verdict.has_value());
+    return std::move(s.report);
+}
+
+// The step ends on an error (nothing more is delivered). F-4: a move of the front this step did not
+// make is reported.
+StepReport Tool::step_failed(Step& s, Error e) {
+    const bool moved = moved_by_another(s.moved_before_borrow, s.tool_moved_front, s.front_at_start, desktop_.foreground());
+    if (moved && !s.ev.foreground.changed_by) s.ev.foreground.changed_by = "another-window";
+    s.report.result = adapt(helper_error(std::move(e), std::move(s.ev)));
+    assert(!s.report.result.ok);
+    assert(s.report.result.error.has_value());
+    return std::move(s.report);
+}
+
+// Observe: the before-read is the whole answer (B-3 observation as a step).
+StepReport Tool::step_observed(Step& s) {
+    s.ev.after = s.before;
+    const bool moved = moved_by_another(s.moved_before_borrow, s.tool_moved_front, s.front_at_start, desktop_.foreground());
+    if (moved && !s.ev.foreground.changed_by) s.ev.foreground.changed_by = "another-window";  // F-4
+    s.report.result = adapt(helper_result(Verdict::Unknown, std::move(s.ev)));
+    return std::move(s.report);
+}
+
+// The facts of one window the decisions ask for (`needs`, FrontNeed); the others stay false. No
+// window (no_window) exists and is related to nothing.
+FrontWindow Tool::front_window(const Step& s, WindowId w, const std::vector<WindowId>& acted, unsigned needs) {
+    FrontWindow f;
+    f.id = w;
+    if (w == no_window) return f;
+    if ((needs & need_exists) != 0) f.exists = desktop_.window(w).has_value();
+    if ((needs & need_target) != 0) f.related_to_target = related_to_target(desktop_, w, s.request.target);
+    if (s.hold == nullptr || (needs & need_batch) == 0) return f;
+    f.related_to_held = s.hold->borrow && related_to_target(desktop_, w, s.hold->borrow->target);
+    f.related_to_acted = related_to_any(desktop_, w, acted);
+    return f;
+}
+
+// F-4, F-5: who the batch owes the front to as the step begins, and whether its hold still stands.
+void Tool::step_begin(Step& s) {
+    s.report.request = s.request;
+    s.report.index = s.request.step >= 0 ? static_cast<std::uint32_t>(s.request.step) : 0;
+    s.front_at_start = desktop_.foreground();
+    if (s.hold == nullptr) return;
+    s.acted_before = s.hold->acted;
+    StepStartFacts facts;
+    facts.holds_borrow = s.hold->borrow.has_value();
+    facts.held_target = facts.holds_borrow ? s.hold->borrow->target : no_window;
+    facts.front = front_window(s, s.front_at_start, s.acted_before, need_batch);
+    const StepStartDecision d = decide_at_step_start(facts);
+    if (d.new_owner) s.hold->owner = *d.new_owner;  // the original owner, or someone else who took it since
+    if (d.hold_lost) {
+        // F-4: someone else took the front from the held borrow: leave it to them, report it.
+        mark(Mark::held_borrow_lost_to_another_window);
+        s.hold->interfered = true;
+        s.hold->borrow.reset();
+        s.ev.foreground.changed_by = "another-window";
     }
-    if (hold != nullptr && hold->borrow && front_at_start != hold->borrow->target) {
-        bool ours = related_to_target(desktop_, front_at_start, hold->borrow->target);
-        for (const WindowId w : hold->acted) ours = ours || related_to_target(desktop_, front_at_start, w);
-        if (!ours) {
-            // F-4: someone else took the front from the held borrow: leave it to them, report it.
-            hold->interfered = true;
-            hold->borrow.reset();
-            ev.foreground.changed_by = "another-window";
-        }
-    }
-    bool moved_before_borrow = false;  // someone else moved the front before this step borrowed it
-    // F-4: a foreground move this step did not make (while the tool waited) is reported, not undone.
-    const auto report_outside_moves = [&]() {
-        const bool moved = moved_before_borrow || (!tool_moved_front && desktop_.foreground() != front_at_start);
-        if (moved && !ev.foreground.changed_by) ev.foreground.changed_by = "another-window";
-    };
-    const auto fail = [&](Error e) {
-        report_outside_moves();
-        rep.result = adapt(helper_error(std::move(e), std::move(ev)));  // the step ends here
-        return rep;
-    };
-    const auto win = desktop_.window(r.target);
-    if (!win) return fail(Error{ErrorKind::WindowNotFound, "no window " + std::to_string(r.target)});
+}
+
+// The target window, the request's shape, the ref (E-1..E-3).
+std::optional<Error> Tool::step_resolve(Step& s) {
+    const Request& r = s.request;
+    s.window = desktop_.window(r.target);
+    if (!s.window) return Error{ErrorKind::WindowNotFound, "no window " + std::to_string(r.target)};
     if (r.kind == RequestKind::Click && !r.ref) {
-        return fail(Error{ErrorKind::BadRequest, "click needs a ref; use click_at with target + frame + x/y"});
+        return Error{ErrorKind::BadRequest, "click needs a ref; use click_at with target + frame + x/y"};
     }
-    Target t;
-    const Mutation m = config_.mutation;
-    if (auto err = resolve_target(desktop_, refs_, r, t, m)) return fail(*err);
-    const TimeMs resolved_at = desktop_.now_ms();
+    if (auto err = resolve_target(desktop_, refs_, hooks_, r, s.target)) return err;
+    s.resolved_at = desktop_.now_ms();
+    return std::nullopt;
+}
+
+// E-5 before anything is delivered; D-3 quiesce; the facts, the promise and the before-read (V-9).
+std::optional<Error> Tool::step_pre_checks(Step& s) {
+    const Request& r = s.request;
     if (r.kind == RequestKind::ClickAt) {
-        if (auto err = check_coordinates(desktop_, r, m)) return fail(*err);  // nothing delivered (E-5)
+        if (auto err = check_coordinates(desktop_, hooks_, r)) return err;  // nothing delivered (E-5)
     }
     // B-3, O-4: a step that depends on an earlier one runs only once that step's write is observed
     // (a wait for it that someone else's foreground move interrupts is reported like the quiesce's).
-    rep.dependency = boundary_phase(r);
-    if (rep.dependency && observer_ != nullptr) observer_->boundary_observed(r, *rep.dependency);
-    if (rep.dependency && !proceeds_past(*rep.dependency)) return fail(boundary_escalation(*rep.dependency));
+    if (hooks_.observes_dependencies()) s.report.dependency = boundary_phase(r);
+    if (s.report.dependency) {
+        if (observer_ != nullptr) observer_->boundary_observed(r, *s.report.dependency);
+        if (!hooks_.proceeds_on(s.report.dependency->judgement)) {
+            mark(Mark::dependency_escalated);
+            return boundary_escalation(*s.report.dependency);
+        }
+    }
     if (rules_.settles) quiesce(r.target);
     // W-4: `before = read` of what the step declares it writes, once earlier effects have landed.
-    if (r.writes) rep.write_before = read_written(r.target, *r.writes);
-    rep.facts = detail::facts_of(r, t.node);
+    if (r.writes) s.report.write_before = read_written(r.target, *r.writes);
+    StepReport& rep = s.report;
+    const ElementNode* node = s.target.node;
+    rep.facts = detail::facts_of(r, node);
     rep.kind = rep.facts.kind;
-    if (t.node != nullptr) rep.element = t.node->id;
-    ev.promise = rules_.promise_of(rep.facts);
-    const Snapshot before = t.node ? read_state(desktop_, r.target, t.node->id, rep.kind, rep.facts.click_state, m) : Snapshot{};
-    ev.before = before;
-    if (r.kind == RequestKind::Observe) {
-        ev.after = before;
-        report_outside_moves();  // F-4: a move while it waited (quiesce) is reported
-        rep.result = adapt(helper_result(Verdict::Unknown, std::move(ev)));
-        return rep;
-    }
-    const detail::Plan plan = detail::choose_delivery(*win, t.node, r, rep.facts);
-    const GuardConfig gc = detail::guard_config(config_);
+    if (node != nullptr) rep.element = node->id;
+    s.ev.promise = rules_.promise_of(rep.facts);
+    s.before = node != nullptr ? hooks_.read_state(desktop_, r.target, node->id, rep.kind, rep.facts.click_state) : Snapshot{};
+    s.ev.before = s.before;
+    s.plan = detail::choose_delivery(*s.window, node, r, rep.facts);
+    return std::nullopt;
+}
 
-    // Foreground (F-1, F-5, F-7): borrow when the control needs it; a batch holds one borrow.
-    std::optional<Borrow> borrow_here;
-    if (plan.needs_foreground) {
-        const bool reuse = hold && hold->borrow && hold->borrow->target == r.target &&
-                           desktop_.foreground() == r.target;
-        if (!reuse) {
-            auto b = borrow_foreground(desktop_, r.target, gc);
-            if (!b) return fail(Error{ErrorKind::ForegroundRefused, "the foreground request was refused twice (F24 retry)"});
-            tool_moved_front = tool_moved_front || b->borrowed;
-            const bool moving_hold = hold != nullptr && hold->borrow && related_to_target(desktop_, b->prev, hold->borrow->target);
-            if (hold != nullptr && b->changed_while_waiting && b->prev != no_window && !batch_window(b->prev)) {
-                hold->owner = b->prev;  // F-4: someone else took the front while the guard waited
-            }
-            if (hold != nullptr && b->borrowed && !moving_hold && b->prev != hold->owner && batch_window(b->prev) &&
-                desktop_.window(hold->owner)) {
-                // A window of the batch's own apps is in front (its app reacted to the tool, F-3, and
-                // the give-back was refused or it came while the guard waited): the front is owed to
-                // the batch's owner, not to the grabber.
-                b->prev = hold->owner;
-                b->prev_focus = desktop_.focused_element(hold->owner);
-            }
-            moved_before_borrow = b->borrowed && b->prev != front_at_start && (hold == nullptr || !hold->borrow);
-            bool others_move = b->changed_while_waiting;
-            if (others_move && hold != nullptr) {
-                for (const WindowId w : hold->acted) others_move = others_move && !related_to_target(desktop_, b->prev, w);
-            }
-            if (hold != nullptr && hold->borrow && others_move &&
-                !related_to_target(desktop_, b->prev, hold->borrow->target)) {
-                // F-4: someone else moved the front while the tool waited: the held borrow is theirs now.
-                hold->interfered = true;
-                hold->borrow.reset();
-            }
-            if (hold == nullptr) {
-                borrow_here = b;
-            } else if (b->borrowed) {
-                const bool ours = hold->borrow && (related_to_target(desktop_, b->prev, hold->borrow->target) ||
-                                                   std::any_of(hold->acted.begin(), hold->acted.end(), [&](WindowId w) {
-                                                       return related_to_target(desktop_, b->prev, w);
-                                                   }));
-                if (ours) {
-                    b->prev = hold->borrow->prev;  // moving our own hold: one give-back, to the first owner
-                    b->prev_focus = hold->borrow->prev_focus;
-                } else {
-                    ++hold->borrows;  // a fresh borrow (the first, or after another window took the front)
-                    if (hold->borrow) hold->interfered = true;
-                }
-                hold->borrow = b;
-            }
-        }
+// F-1, F-5, F-7: borrow the foreground when the control needs it; a batch holds one borrow.
+std::optional<Error> Tool::step_borrow(Step& s) {
+    if (!s.plan.needs_foreground) return std::nullopt;
+    Hold* hold = s.hold;
+    const WindowId target = s.request.target;
+    if (hold && hold->borrow && hold->borrow->target == target && desktop_.foreground() == target) {
+        mark(Mark::held_borrow_reused);
+        return std::nullopt;
     }
-    const bool gives_back_on_failure = m != Mutation::NoGiveBackOnFailure;
-    const auto give_back_now = [&]() {
-        if (!gives_back_on_failure) return ForegroundEvidence{};
-        // Given back at once, then watched (F-3): an app the batch delivered to may still pull its
-        // window forward as its effect lands, after the failure.
-        if (borrow_here) return give_back_and_watch(desktop_, *borrow_here, gc);
-        if (hold && hold->borrow) {  // F-6: at once, not at the batch end
-            tool_moved_front = tool_moved_front || hold->borrow->borrowed;  // the give-back is the tool's move, not another window's
-            hold->borrow->also_ours = hold->acted;
-            ForegroundEvidence fe = give_back_and_watch(desktop_, *hold->borrow, gc);
-            if (hold->borrow->borrowed) ++hold->give_backs;
-            hold->returned = fe;
-            hold->borrow.reset();
-            return fe;
-        }
-        return ForegroundEvidence{};
-    };
+    auto b = borrow_foreground(desktop_, target, detail::guard_config(config_, hooks_));
+    if (!b) {
+        mark(Mark::foreground_refused_twice);
+        return Error{ErrorKind::ForegroundRefused, "the foreground request was refused twice (F24 retry)"};
+    }
+    s.tool_moved_front = s.tool_moved_front || b->borrowed;
+    BorrowFacts facts;
+    facts.in_batch = hold != nullptr;
+    facts.holds_borrow = hold != nullptr && hold->borrow.has_value();
+    facts.borrowed = b->borrowed;
+    facts.changed_while_waiting = b->changed_while_waiting;
+    facts.front_at_start = s.front_at_start;
+    facts.prev = front_window(s, b->prev, s.acted_before, need_batch);
+    if (hold != nullptr) facts.owner = front_window(s, hold->owner, s.acted_before, need_exists | need_batch);
+    const BorrowDecision d = decide_borrow(facts);
+    s.moved_before_borrow = d.moved_before_borrow;
+    if (hold == nullptr) {
+        s.borrow_here = b;
+        return std::nullopt;
+    }
+    if (d.new_owner) hold->owner = *d.new_owner;  // F-4: someone else took the front while the guard waited
+    if (d.owed_to_owner) {
+        // A window of the batch's own apps is in front (its app reacted to the tool, F-3, and the
+        // give-back was refused or it came while the guard waited): owed to the batch's owner.
+        b->prev = hold->owner;
+        b->prev_focus = desktop_.focused_element(hold->owner);
+    }
+    if (d.hold_lost) {
+        // F-4: someone else moved the front while the tool waited: the held borrow is theirs now.
+        mark(Mark::held_borrow_lost_to_another_window);
+        hold->interfered = true;
+        hold->borrow.reset();
+    }
+    if (!d.becomes_hold) return std::nullopt;
+    if (d.moves_own_hold) {
+        b->prev = hold->borrow->prev;  // moving our own hold: one give-back, to the first owner
+        b->prev_focus = hold->borrow->prev_focus;
+    }
+    if (d.fresh_borrow) ++hold->borrows;  // the first, or after another window took the front
+    if (d.interferes) hold->interfered = true;
+    hold->borrow = b;
+    return std::nullopt;
+}
 
-    // E-2: the element again, right before the delivery, when time passed since it was resolved
-    // (quiesce, the user wait): it may have been removed or moved meanwhile.
-    if (t.node != nullptr && desktop_.now_ms() != resolved_at) {
+// F-6: a failure after the borrow gives the foreground back at once, then watches (F-3): an app
+// the batch delivered to may still pull its window forward as its effect lands.
+ForegroundEvidence Tool::give_back_at_failure(Step& s, bool exception) {
+    if (!hooks_.gives_back_on_failure()) return ForegroundEvidence{};
+    const GuardConfig gc = detail::guard_config(config_, hooks_);
+    const Mark why = exception ? Mark::gave_back_after_exception : Mark::gave_back_after_failure;
+    if (s.borrow_here) {
+        mark(why);
+        return give_back_and_watch(desktop_, *s.borrow_here, gc);
+    }
+    Hold* hold = s.hold;
+    if (!hold || !hold->borrow) return ForegroundEvidence{};
+    mark(why);
+    s.tool_moved_front = s.tool_moved_front || hold->borrow->borrowed;  // the give-back is the tool's move
+    hold->borrow->also_ours = hold->acted;
+    ForegroundEvidence fe = give_back_and_watch(desktop_, *hold->borrow, gc);
+    if (hold->borrow->borrowed) ++hold->give_backs;
+    hold->returned = fe;
+    hold->borrow.reset();
+    return fe;
+}
+
+// Right before the delivery, when time passed since the checks (quiesce, the user wait): the
+// element again (E-2: removed or moved meanwhile) and the point again (E-5: an occluder appeared).
+std::optional<Error> Tool::step_recheck(Step& s) {
+    const Request& r = s.request;
+    if (s.target.node != nullptr && desktop_.now_ms() != s.resolved_at) {
+        mark(Mark::element_resolved_again);
         Target again;
-        if (auto err = resolve_target(desktop_, refs_, r, again, m)) {
-            ev.foreground = give_back_now();
-            return fail(*err);
+        if (auto err = resolve_target(desktop_, refs_, hooks_, r, again)) {
+            s.ev.foreground = give_back_at_failure(s, false);
+            return err;
         }
-        t = std::move(again);
+        s.target = std::move(again);
     }
-    // E-5: hit-test again right before a coordinate delivery: an occluder may have appeared while
-    // the guard waited for the user.
     if (r.kind == RequestKind::ClickAt) {
-        if (auto err = check_coordinates(desktop_, r, m)) {
-            ev.foreground = give_back_now();
-            return fail(*err);
+        if (auto err = check_coordinates(desktop_, hooks_, r)) {
+            s.ev.foreground = give_back_at_failure(s, false);
+            return err;
         }
     }
+    return std::nullopt;
+}
+
+// Delivers the input (E-4..E-6); records when the app's effects are due (D-3).
+std::optional<Error> Tool::step_deliver(Step& s) {
+    const Request& r = s.request;
     // The foreground right before the delivery: what an app's grab is given back to (F-3). A move
     // by someone else while the tool waited (settle, user, quiesce) is reported, not undone (F-4).
-    const WindowId front_before = desktop_.foreground();
-    const bool moved_before_delivery = !tool_moved_front && front_before != front_at_start;
-    if (moved_before_delivery && hold != nullptr && front_before != no_window && !batch_window(front_before)) {
-        hold->owner = front_before;  // F-4: someone else moved the front while the tool waited
+    s.front_before = desktop_.foreground();
+    s.moved_before_delivery = moved_by_another(false, s.tool_moved_front, s.front_at_start, s.front_before);
+    if (s.moved_before_delivery && s.hold != nullptr && front_window(s, s.front_before, s.acted_before, need_batch).outsider()) {
+        s.hold->owner = s.front_before;  // F-4: someone else moved the front while the tool waited
     }
     // Only a process the tool had delivered to before this step can be reacting to the tool.
-    const auto grabber = desktop_.window(front_before);
-    const bool delivered_to_it = grabber && quiet_after_.count(grabber->pid) != 0;
-    const Input input = make_input(r, plan, t, *win, m);
+    const auto grabber = desktop_.window(s.front_before);
+    s.delivered_to_front = grabber && quiet_after_.count(grabber->pid) != 0;
+    s.input = make_input(r, s.plan, s.target, *s.window, hooks_);
     // E-5: a real click lands on whatever is on top at that point: it must be the target itself
     // (any other window there, even one of the target's own process, covers the element).
-    if (r.kind == RequestKind::Click && plan.method == DeliveryMethod::RealInput && input.point &&
-        m != Mutation::ClickWithoutHitTest) {
-        const auto hit = desktop_.window_at(*input.point);
-        if (!hit || *hit != input.window) {
-            ev.foreground = give_back_now();
-            return fail(Error{ErrorKind::TargetOccluded, "the element's centre is covered by another window"});
+    if (r.kind == RequestKind::Click && s.plan.method == DeliveryMethod::RealInput && s.input.point) {
+        if (auto err = hooks_.element_centre_hit(desktop_, *s.input.point, s.input.window)) {
+            mark(Mark::element_centre_covered);
+            s.ev.foreground = give_back_at_failure(s, false);
+            return err;
         }
     }
     const Point cursor_before = desktop_.cursor();
-    ev.delivery = std::string(to_string(plan.method));
+    s.ev.delivery = std::string(to_string(s.plan.method));
     DeliveryStatus status = DeliveryStatus::Failed;
     try {
-        status = desktop_.deliver(input);
+        status = desktop_.deliver(s.input);
     } catch (const DesktopException& e) {
-        ev.foreground = give_back_now();
-        return fail(Error{ErrorKind::Exception, e.what()});
+        s.ev.foreground = give_back_at_failure(s, true);
+        return Error{ErrorKind::Exception, e.what()};
     }
-    if (plan.method == DeliveryMethod::RealInput && input.point) desktop_.set_cursor(cursor_before);  // E-5
-    ev.delivered = status == DeliveryStatus::Delivered;
-    if (ev.delivered && hold != nullptr) hold->acted.push_back(r.target);
-    if (ev.delivered) {
-        const TimeMs due = desktop_.now_ms() + desktop_.declared_latency_ms(r.target).value_or(config_.settle_ms_max);
-        // Per process: an app's effects may land in any of its windows (a post shows in a feed elsewhere).
-        for (const WindowId w : {r.target, input.window}) {
-            const auto info = desktop_.window(w);
-            const ProcessId pid = info ? info->pid : ProcessId{0};
-            quiet_after_[pid] = std::max(quiet_after_[pid], due);
-        }
+    if (s.plan.method == DeliveryMethod::RealInput && s.input.point) desktop_.set_cursor(cursor_before);  // E-5
+    s.ev.delivered = status == DeliveryStatus::Delivered;
+    if (!s.ev.delivered) return delivery_failed(s, status);
+    if (s.hold != nullptr) s.hold->acted.push_back(r.target);
+    const TimeMs due = desktop_.now_ms() + desktop_.declared_latency_ms(r.target).value_or(config_.settle_ms_max);
+    // Per process: an app's effects may land in any of its windows (a post shows in a feed elsewhere).
+    for (const WindowId w : {r.target, s.input.window}) {
+        const auto info = desktop_.window(w);
+        const ProcessId pid = info ? info->pid : ProcessId{0};
+        quiet_after_[pid] = std::max(quiet_after_[pid], due);
     }
-    if (!ev.delivered) {
-        if (borrow_here && gives_back_on_failure) ev.foreground = give_back_and_watch(desktop_, *borrow_here, gc);
-        // P-1, F-2: a failure carries the foreground evidence too — the batch's held borrow, as on success.
-        else if (hold && hold->borrow && plan.needs_foreground) ev.foreground = held_evidence(*hold->borrow);
-        return fail(Error{ErrorKind::DeliveryFailed, "the desktop answered " + std::string(to_string(status))});
-    }
+    return std::nullopt;
+}
 
-    // Read after: `published` once, immediately; `current` settles (D-3).
-    Snapshot after;
-    bool settled = false;
-    if (t.node != nullptr && rep.kind != ActionKind::Unverifiable) {
-        if (m == Mutation::PhantomReadback) {
-            after = before;  // the bug P-1 forbids: an after-readback it never took
-        } else if (rules_.settles) {
-            after = settle(r.target, t.node->id, rep.facts, before, settled, ev.settle_ms);
-        } else {
-            after = read_state(desktop_, r.target, t.node->id, rep.kind, rep.facts.click_state, m);
-        }
+// The desktop answered the delivery with an error. P-1, F-2: the failure carries the foreground
+// evidence too — a single action's borrow given back, or the batch's held borrow, as on success.
+Error Tool::delivery_failed(Step& s, DeliveryStatus status) {
+    if (s.borrow_here && hooks_.gives_back_on_failure()) {
+        mark(Mark::gave_back_after_failure);
+        s.ev.foreground = give_back_and_watch(desktop_, *s.borrow_here, detail::guard_config(config_, hooks_));
+    } else if (s.hold && s.hold->borrow && s.plan.needs_foreground) {
+        s.ev.foreground = held_evidence(*s.hold->borrow);
     }
-    Judgement j = judge(rules_, Situation{rep.facts, before, after, Timing{settled}});
-    if (m == Mutation::NotDoneDespiteEffect && j.verdict == Verdict::Unknown && !settled && rep.kind != ActionKind::Unverifiable) {
-        j.verdict = Verdict::Absent;  // the bug W-1 forbids: not settled is not evidence of not done
-    }
-    if (m == Mutation::UnknownInsteadOfAbsent && j.verdict == Verdict::Absent) {
-        j.verdict = Verdict::Unknown;  // the bug V-1 forbids in spirit: counter-evidence thrown away
-    }
-    ev.after = after;
-    ev.settled = settled;
-    ev.changes = changed_readings(before, after);
-    ev.rule = j.rule;
-    ev.checks_ran = j.checks_ran;
-    ev.checks_not_run = j.checks_not_run;
+    return Error{ErrorKind::DeliveryFailed, "the desktop answered " + std::string(to_string(status))};
+}
 
-    // Foreground after the action.
-    if (borrow_here && borrow_here->borrowed) {
-        if (rules_.settles) quiesce(r.target);  // keep it until the effects landed (a WPF app pulls itself forward then)
-        ev.foreground = give_back_and_watch(desktop_, *borrow_here, gc);
-    }
-    else if (hold && hold->borrow && plan.needs_foreground) ev.foreground = held_evidence(*hold->borrow);
-    else {
-        // A grab by the target's app while the tool waited (quiesce, settle of an earlier step) is
-        // the app's doing all the same: give it back to what was in front when the step began (F-3).
-        const bool grabbed_while_waiting = !tool_moved_front && front_before != front_at_start && delivered_to_it &&
-                                           related_to_target(desktop_, front_before, r.target);
+// Read after: `published` once, immediately; `current` settles (D-3).
+void Tool::step_read_after(Step& s) {
+    const ElementNode* node = s.target.node;
+    if (node == nullptr || s.report.kind == ActionKind::Unverifiable) return;
+    // Captures two pointers only: std::function keeps it without allocating.
+    s.after = hooks_.read_after(s.before, [this, &s]() {
+        const ElementId element = s.target.node->id;
+        const ActionFacts& facts = s.report.facts;
+        if (rules_.settles) return settle(s.request.target, element, facts, s.before, s.settled, s.ev.settle_ms);
+        return hooks_.read_state(desktop_, s.request.target, element, facts.kind, facts.click_state);
+    });
+}
+
+// V-1..V-9: the verdict rules on the readings, and the evidence of the judgement (P-1).
+void Tool::step_judge(Step& s) {
+    s.judgement = judge(rules_, Situation{s.report.facts, s.before, s.after, Timing{s.settled}});
+    s.judgement.verdict = hooks_.reported_verdict(s.judgement.verdict, s.settled, s.report.kind);
+    Evidence& ev = s.ev;
+    ev.after = s.after;
+    ev.settled = s.settled;
+    ev.changes = changed_readings(s.before, s.after);
+    ev.rule = s.judgement.rule;
+    ev.checks_ran = s.judgement.checks_ran;
+    ev.checks_not_run = s.judgement.checks_not_run;
+}
+
+// The foreground after the action: a single action's borrow goes back now; a batch keeps its held
+// borrow (F-5); after a background action the F-3 watch gives an app's grab back.
+void Tool::step_give_back(Step& s) {
+    const GuardConfig gc = detail::guard_config(config_, hooks_);
+    Hold* hold = s.hold;
+    if (s.borrow_here && s.borrow_here->borrowed) {
+        if (rules_.settles) quiesce(s.request.target);  // keep it until the effects landed (a WPF app pulls itself forward then)
+        s.ev.foreground = give_back_and_watch(desktop_, *s.borrow_here, gc);
+    } else if (hold && hold->borrow && s.plan.needs_foreground) {
+        s.ev.foreground = held_evidence(*hold->borrow);
+    } else {
+        const WindowId owed = owed_after_background_action(background_facts(s));
         // In a batch, a grab by any window the batch delivered to is the tool's doing too.
         const std::vector<WindowId> acted = hold != nullptr ? hold->acted : std::vector<WindowId>{};
-        WindowId owed = grabbed_while_waiting ? front_at_start : front_before;
-        // A grab by the batch's own app that the desktop refused to undo earlier is not the owner.
-        const bool held_in_front = hold != nullptr && hold->borrow && related_to_target(desktop_, owed, hold->borrow->target);
-        if (hold != nullptr && !held_in_front && owed != hold->owner && batch_window(owed) && desktop_.window(hold->owner)) {
-            owed = hold->owner;
-        }
-        // While the batch holds a borrow, a grab by one of its own windows is undone towards the
-        // held window: the batch still holds the front, and gives it back once, at its end (F-5).
-        if (hold != nullptr && hold->borrow && hold->borrow->borrowed && !held_in_front && batch_window(front_before) &&
-            desktop_.window(hold->borrow->target)) {
-            owed = hold->borrow->target;
-        }
-        ev.foreground = watch_after_background_action(desktop_, r.target, owed, gc, acted);
+        s.ev.foreground = watch_after_background_action(desktop_, s.request.target, owed, gc, acted);
     }
-    if (moved_before_borrow && !ev.foreground.changed_by) ev.foreground.changed_by = "another-window";
-    if (moved_before_delivery && !ev.foreground.changed_by) ev.foreground.changed_by = "another-window";
-    if (hold != nullptr) {
-        // Whoever holds the front now, if not the batch's own doing, is whom it is owed to (F-4).
-        const WindowId front_now = desktop_.foreground();
-        const bool ours_now = (hold->borrow && related_to_target(desktop_, front_now, hold->borrow->target)) ||
-                              std::any_of(hold->acted.begin(), hold->acted.end(),
-                                          [&](WindowId a) { return related_to_target(desktop_, front_now, a); });
-        if (front_now != no_window && !ours_now) hold->owner = front_now;
+    if ((s.moved_before_borrow || s.moved_before_delivery) && !s.ev.foreground.changed_by) {
+        s.ev.foreground.changed_by = "another-window";
     }
+    if (hold == nullptr) return;
+    // Whoever holds the front now, if not the batch's own doing, is whom it is owed to (F-4).
+    const FrontWindow now = front_window(s, desktop_.foreground(), hold->acted, need_batch);
+    if (now.outsider()) hold->owner = now.id;
+}
 
-    // E-3: the element acted on and the focused element come back as refs.
+BackgroundFacts Tool::background_facts(const Step& s) {
+    const Hold* hold = s.hold;
+    BackgroundFacts f;
+    f.in_batch = hold != nullptr;
+    f.tool_moved_front = s.tool_moved_front;
+    f.delivered_to_front = s.delivered_to_front;
+    // Whether the target's app grabbed the front matters only when the front moved to an app the
+    // tool delivered to, without the tool moving it (owed_after_background_action).
+    const bool grab_possible = !s.tool_moved_front && s.front_before != s.front_at_start && s.delivered_to_front;
+    f.before_delivery = front_window(s, s.front_before, s.acted_before, need_batch | (grab_possible ? unsigned{need_target} : 0u));
+    f.at_start = s.front_at_start == s.front_before ? f.before_delivery
+                                                    : front_window(s, s.front_at_start, s.acted_before, need_batch);
+    if (hold == nullptr) return f;
+    f.holds_borrow = hold->borrow.has_value();
+    f.held_borrowed = f.holds_borrow && hold->borrow->borrowed;
+    f.held_target = f.holds_borrow ? hold->borrow->target : no_window;
+    f.held_target_exists = f.holds_borrow && desktop_.window(f.held_target).has_value();
+    f.owner = hold->owner == f.before_delivery.id ? f.before_delivery
+              : hold->owner == f.at_start.id      ? f.at_start
+                                                  : front_window(s, hold->owner, s.acted_before, need_batch);
+    f.owner.exists = hold->owner != no_window && desktop_.window(hold->owner).has_value();
+    return f;
+}
+
+// E-3: the element acted on and the focused element come back as refs.
+void Tool::step_register_refs(Step& s) {
+    const Target& t = s.target;
+    StepReport& rep = s.report;
     if (t.node != nullptr) {
         if (auto loc = locator_of(*t.tree, t.node_index)) rep.element_ref = refs_.add(std::move(*loc));
     }
-    if (const auto focus = desktop_.focused_element(r.target)) {
-        if (t.node != nullptr && *focus == t.node->id && rep.element_ref) {
-            rep.focused_ref = rep.element_ref;  // the focus stayed on the element acted on
-        } else {
-            const TreePtr tree_now = desktop_.element_tree(r.target);
-            const ElementTree& now = *tree_now;
-            for (std::uint32_t i = 0; i < now.nodes.size() && i < tree_nodes_max; ++i) {
-                if (now.nodes[i].id != *focus) continue;
-                if (auto loc = locator_of(now, i)) rep.focused_ref = refs_.add(std::move(*loc));
-                break;
-            }
-        }
+    const auto focus = desktop_.focused_element(s.request.target);
+    if (!focus) return;
+    if (t.node != nullptr && *focus == t.node->id && rep.element_ref) {
+        rep.focused_ref = rep.element_ref;  // the focus stayed on the element acted on
+        return;
     }
-    rep.delivered = true;
-    rep.result = adapt(helper_result(j.verdict, std::move(ev)));
-    return rep;
+    const TreePtr tree_now = desktop_.element_tree(s.request.target);
+    const ElementTree& now = *tree_now;
+    for (std::uint32_t i = 0; i < now.nodes.size() && i < tree_nodes_max; ++i) {
+        if (now.nodes[i].id != *focus) continue;
+        if (auto loc = locator_of(now, i)) rep.focused_ref = refs_.add(std::move(*loc));
+        break;
+    }
 }
 
 BatchReport Tool::batch(std::span<const Request> requests) {
@@ -476,28 +622,41 @@ BatchReport Tool::batch(std::span<const Request> requests) {
     for (std::size_t i = 0; i < n; ++i) {
         Request r = requests[i];
         if (r.step < 0) r.step = static_cast<std::int32_t>(i);
+        const auto index = static_cast<std::uint32_t>(i);
         StepReport s = run_step(r, &hold);
-        if (config_.mutation == Mutation::RetryUnknownOnce && s.result.verdict == Verdict::Unknown) {
-            s = run_step(r, &hold);  // the bug B-2 forbids: re-sending an Unknown step
-        }
-        s.index = static_cast<std::uint32_t>(i);
+        if (hooks_.resends(s)) s = run_step(r, &hold);  // a retry policy's second send (B-2 forbids it)
+        s.index = index;
         const bool failed = !s.result.ok;  // Absent or an error (B-1); Unknown continues
         out.steps.push_back(std::move(s));
         if (failed) {
-            out.stopped_at = static_cast<std::uint32_t>(i);
+            out.stopped_at = index;
             out.stop_error = out.steps.back().result.error;
             out.escalated = out.stop_error && out.stop_error->kind == ErrorKind::Escalate;  // B-3
             break;
         }
     }
-    // F-5: give the held foreground back exactly once, on every path.
-    const bool skip_give_back = config_.mutation == Mutation::NoGiveBackOnFailure && out.stopped_at.has_value();
-    if (hold.borrow && !skip_give_back) {
+    batch_give_back(out, hold);
+    out.borrows = hold.borrows;
+    out.give_backs = hold.give_backs;
+    out.foreground_returned = out.give_backs == out.borrows;
+    // More than one borrow only when another window took the front in between (F-4).
+    assert(out.give_backs <= out.borrows || out.borrows == 0);
+    assert(out.steps.size() <= n);
+    if (observer_ != nullptr) observer_->batch_ends(out);
+    return out;
+}
+
+// F-5: give the held foreground back exactly once, on every path.
+void Tool::batch_give_back(BatchReport& out, Hold& hold) {
+    const GuardConfig gc = detail::guard_config(config_, hooks_);
+    const bool gives_back = hooks_.gives_back_on_failure() || !out.stopped_at.has_value();
+    if (hold.borrow && gives_back) {
         if (rules_.settles) {
             for (const auto& step : out.steps) quiesce(step.request.target);
         }
+        mark(Mark::batch_gave_back_at_end);
         hold.borrow->also_ours = hold.acted;
-        out.foreground = give_back_and_watch(desktop_, *hold.borrow, detail::guard_config(config_));
+        out.foreground = give_back_and_watch(desktop_, *hold.borrow, gc);
         if (hold.borrow->borrowed) ++hold.give_backs;
         hold.borrow.reset();
     } else if (hold.returned) {
@@ -509,18 +668,10 @@ BatchReport Tool::batch(std::span<const Request> requests) {
         if (rules_.settles) {
             for (const auto& step : out.steps) quiesce(step.request.target);
         }
-        const ForegroundEvidence fe = watch_after_background_action(desktop_, hold.acted.back(), hold.owner,
-                                                                    detail::guard_config(config_), hold.acted);
+        const ForegroundEvidence fe = watch_after_background_action(desktop_, hold.acted.back(), hold.owner, gc, hold.acted);
         if (fe.borrowed) out.foreground = fe;
     }
     if (hold.interfered) out.foreground.changed_by = "another-window";  // F-4: reported, not fought
-    out.borrows = hold.borrows;
-    out.give_backs = hold.give_backs;
-    out.foreground_returned = out.give_backs == out.borrows;
-    assert(out.give_backs <= out.borrows || out.borrows == 0);
-    // More than one borrow only when another window took the front in between (F-4).
-    if (observer_ != nullptr) observer_->batch_ends(out);
-    return out;
 }
 
 }  // namespace deskcheck

@@ -152,7 +152,7 @@ std::optional<WriteReading> before_from_evidence(const StepReport& rep, const Wr
 
 void Tool::remember_step(const StepReport& rep) {
     const Request& r = rep.request;
-    SentStep sent{r, rep.write_before, desktop_.now_ms()};
+    SentStep sent{r, rep.write_before, desktop_.now_ms(), rep.result.evidence.delivered};
     if (!sent.before) {
         if (const auto w = declared_write(r)) sent.before = before_from_evidence(rep, *w, desktop_.now_ms());
     }
@@ -161,7 +161,7 @@ void Tool::remember_step(const StepReport& rep) {
 }
 
 std::optional<BoundaryObservation> Tool::boundary_phase(const Request& r) {
-    if (!r.depends_on || config_.mutation == Mutation::SkipBoundaryObservation) return std::nullopt;
+    if (!r.depends_on) return std::nullopt;
     const auto dep = static_cast<std::int32_t>(*r.depends_on);
     BoundaryObservation obs;
     obs.dependency = *r.depends_on;
@@ -189,6 +189,12 @@ std::optional<BoundaryObservation> Tool::boundary_phase(const Request& r) {
     // `published` trusts one immediate read (D-3, as write_once); `current` only a read past the bound.
     obs.settled = !rules_.settles || (bound && after.at_ms - sent.ended_ms >= *bound);
     obs.outcome = classify_declared(*obs.writes, obs.before, after, obs.settled);
+    // A later step of this tool delivered since may have written the same state (the same post
+    // clicked by coordinates): the reading cannot tell whose effect it shows (W-1: unknown).
+    const bool later_delivery = std::any_of(sent_.begin(), sent_.end(), [&](const auto& other) {
+        return other.first != dep && other.second.delivered && other.second.ended_ms > sent.ended_ms;
+    });
+    if (later_delivery && obs.outcome == WriteOutcome::Done) obs.outcome = WriteOutcome::Unknown;
     const ObservedAction action = boundary_action(obs.dependency, *obs.writes, sent.request.target);
     obs.snapshot = boundary_snapshot(action, *obs.writes, after, obs.settled, obs.outcome);
     if (obs.before) obs.previous = boundary_previous(action, *obs.writes, *obs.before);
@@ -196,10 +202,6 @@ std::optional<BoundaryObservation> Tool::boundary_phase(const Request& r) {
     return obs;
 }
 
-bool Tool::proceeds_past(const BoundaryObservation& b) const {
-    if (b.proceeds()) return true;
-    return config_.mutation == Mutation::ProceedOnNeedsEvidence && b.judgement.outcome == ObservationOutcome::NeedsEvidence;
-}
 
 Error boundary_escalation(const BoundaryObservation& b) {
     return Error{ErrorKind::Escalate, "step " + std::to_string(b.dependency) + " observed once: " +

@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-#include "model/verdict.h"
+#include "model/selection.h"
 
 namespace deskcheck {
 
@@ -118,6 +118,10 @@ struct DesktopException : std::runtime_error {
 
 enum class ForegroundAnswer : std::uint8_t { Granted, Refused };
 
+// How a control's value can be written back (R-3, seed 002 "ui.value").
+enum class ValueWriter : std::uint8_t { ValuePattern, KeyboardFallback, None };
+std::string_view to_string(ValueWriter w);
+
 class Desktop {
 public:
     virtual ~Desktop() = default;
@@ -157,6 +161,30 @@ public:
     // --- virtual time ---
     virtual TimeMs now_ms() = 0;
     virtual void wait_ms(TimeMs ms) = 0;  // lets time pass: async effects land, users act
+
+    // --- what undo needs (R-3); a backend without them answers "cannot" and the tool refuses
+    // the step before acting ---
+    // How a control's value can be written back: the ValuePattern primitive, the seed's fallback
+    // (focus + select-all + paste, which can write any text but cannot give back "no value"), or not.
+    virtual ValueWriter value_writer(WindowId, ElementId) { return ValueWriter::None; }
+    // ValuePattern.SetValue: the whole value becomes `value`; nullopt gives the control back "no
+    // value" (R-3: null and "" are different states). Rejected when the control has no such primitive.
+    virtual DeliveryStatus set_value(WindowId, ElementId, const std::optional<std::string>&) {
+        return DeliveryStatus::Rejected;
+    }
+    // The value as undo needs it (R-3): nullopt = unreadable; a reading holding nullopt = the
+    // control has no value. A backend that cannot tell "no value" apart never answers it.
+    virtual std::optional<std::optional<std::string>> read_value_state(WindowId w, ElementId e) {
+        auto v = read_value(w, e);
+        if (!v) return std::nullopt;
+        return std::optional<std::optional<std::string>>(std::move(v));
+    }
+    virtual std::optional<Rect> read_geometry(WindowId w) {
+        const auto info = window(w);
+        return info ? std::optional<Rect>(info->bounds) : std::nullopt;
+    }
+    virtual DeliveryStatus move_window(WindowId, Rect) { return DeliveryStatus::Rejected; }
+    virtual std::optional<bool> read_enabled(WindowId, ElementId) { return std::nullopt; }
 };
 
 }  // namespace deskcheck

@@ -2,8 +2,19 @@
 
 #include <cassert>
 
+#include "model/marks.h"
+
 namespace deskcheck {
+
+bool GiveBackPolicy::leaves_front_to_another_window() const { return true; }
+void GiveBackPolicy::report(ForegroundEvidence&) const {}
+
 namespace {
+
+const GiveBackPolicy& policy_of(const GuardConfig& config) {
+    static const GiveBackPolicy specified;  // stateless
+    return config.give_back != nullptr ? *config.give_back : specified;
+}
 
 inline constexpr std::size_t owner_chain_max = 64;
 inline constexpr std::size_t poll_iterations_max = 10'000;
@@ -14,6 +25,7 @@ bool request_with_retry(Desktop& desktop, WindowId w, bool& retried) {
     f24.method = DeliveryMethod::RealInput;
     f24.keys = "F24";  // no default function; Alt would open the menu bar (F-1)
     retried = true;
+    mark(Mark::refusal_retried_with_f24);
     try {
         if (desktop.deliver(f24) != DeliveryStatus::Delivered) return false;
     } catch (const DesktopException&) {
@@ -29,7 +41,14 @@ std::optional<TimeMs> wait_for_user(Desktop& desktop, const GuardConfig& config)
         const TimeMs now = desktop.now_ms();
         const TimeMs idle = now - desktop.last_input_ms();
         const TimeMs waited = now - start;
-        if (idle >= config.user_idle_ms || waited >= config.user_wait_ms_max) break;
+        if (idle >= config.user_idle_ms) {
+            if (waited > 0) mark(Mark::user_wait_ended_by_pause);
+            break;
+        }
+        if (waited >= config.user_wait_ms_max) {
+            if (waited > 0) mark(Mark::user_wait_timed_out);
+            break;
+        }
         const TimeMs until_idle = config.user_idle_ms - idle;
         const TimeMs until_limit = config.user_wait_ms_max - waited;
         desktop.wait_ms(std::max<TimeMs>(1, std::min(until_idle, until_limit)));
@@ -92,14 +111,15 @@ ForegroundEvidence give_back(Desktop& desktop, const Borrow& borrow, const Guard
     const WindowId now_front = desktop.foreground();
     bool ours = related_to_target(desktop, now_front, borrow.target);
     for (const WindowId w : borrow.also_ours) ours = ours || related_to_target(desktop, now_front, w);
-    if (now_front != borrow.target && !ours && !config.restore_over_another_window) {
+    if (now_front != borrow.target && !ours && policy_of(config).leaves_front_to_another_window()) {
+        mark(Mark::another_window_left_alone);
         ev.changed_by = "another-window";  // F-4: someone else took it; leave it alone
         ev.restored = false;
         return ev;
     }
     bool retried = false;
     ev.restored = borrow.prev == no_window || request_with_retry(desktop, borrow.prev, retried);
-    if (config.restored_despite_refusal) ev.restored = true;  // the bug F-2 forbids: claimed, not checked
+    policy_of(config).report(ev);
     ev.retried_after_refusal = ev.retried_after_refusal || retried;
     return ev;
 }
@@ -123,7 +143,7 @@ ForegroundEvidence give_back_and_watch(Desktop& desktop, const Borrow& borrow, c
         ev.restored = watched.restored;  // the app took it again and was put back (F-3)
         ev.retried_after_refusal = ev.retried_after_refusal || watched.retried_after_refusal;
     }
-    if (config.restored_despite_refusal) ev.restored = true;  // the bug F-2 forbids: claimed, not checked
+    policy_of(config).report(ev);
     return ev;
 }
 
@@ -142,6 +162,7 @@ ForegroundEvidence watch_after_background_action(Desktop& desktop, WindowId targ
             bool ours = related_to_target(desktop, front, target);
             for (const WindowId w : also_ours) ours = ours || related_to_target(desktop, front, w);
             if (!ours) {
+                mark(Mark::another_window_left_alone);
                 ev.changed_by = "another-window";  // F-4: report it, leave it, keep watching
                 expected = front;
             } else {
@@ -150,6 +171,7 @@ ForegroundEvidence watch_after_background_action(Desktop& desktop, WindowId targ
                 ev.unchanged = false;
                 ev.borrowed = true;
                 ev.by = "app";  // F-3: not a failure
+                mark(Mark::app_grab_put_back);
                 ev.restored = expected != no_window && request_with_retry(desktop, expected, retried);
                 ev.retried_after_refusal = ev.retried_after_refusal || retried;
                 ev.duration_ms = desktop.now_ms() - taken_at;

@@ -9,13 +9,23 @@
 
 namespace deskcheck {
 
+// The give-back's extension points. The defaults are the guard as specified; the tool's hooks
+// (model/tool_hooks.h) extend this, and the negative proofs override it (properties/mutations.h).
+class GiveBackPolicy {
+public:
+    virtual ~GiveBackPolicy() = default;
+    // F-4: a window unrelated to the target that took the front is left alone, not restored over.
+    virtual bool leaves_front_to_another_window() const;
+    // F-2: a last look at the evidence of a give-back that moved the front (as specified: unchanged).
+    virtual void report(ForegroundEvidence& evidence) const;
+};
+
 struct GuardConfig {
     TimeMs user_idle_ms = 700;
     TimeMs user_wait_ms_max = 3000;
     TimeMs app_watch_ms = 350;
     TimeMs app_watch_poll_ms = 50;
-    bool restore_over_another_window = false;  // a negative proof's bug (F-4 broken); never set otherwise
-    bool restored_despite_refusal = false;     // a negative proof's bug (F-2 broken); never set otherwise
+    const GiveBackPolicy* give_back = nullptr;  // nullptr: as specified
 };
 
 struct Borrow {

@@ -77,6 +77,9 @@ struct ObservationRule {
     std::string_view does_not_mean; // what may NOT be concluded from it (the seed's last column)
     std::string_view spec;
     bool (*holds)(const ObservationInput&);
+    bool negated = false;           // a rule mutation's negated condition (never set in the shipped table)
+    // Whether the row's condition holds (negated: whether it does not).
+    bool applies(const ObservationInput& in) const { return holds(in) != negated; }
 };
 
 inline constexpr std::size_t observation_rule_count = 10;
@@ -95,6 +98,13 @@ struct ObservationJudgement {
 
 // O-1: tries the ten rows in order; the first that holds decides. Total: the last row always holds.
 ObservationJudgement assess_observation_snapshot(const ObservationInput& input);
+
+// The same judgement by any table of rows (a rule mutation's, properties/observation_mutation.h):
+// the first row that applies decides; `missing_fields` is filled when that row is the order-1 row.
+// A table none of whose rows applies decides nothing: order 0, reason `no_rule_holds` (only a
+// mutated table can do that; the shipped one always ends with "otherwise").
+inline constexpr std::string_view no_rule_holds = "no_rule_holds";
+ObservationJudgement assess_observation(std::span<const ObservationRule> rows, const ObservationInput& input);
 
 // The seed's teaching contract (version chapter-15-v1, eight required fields, three known states).
 ObservationContract seed_observation_contract();

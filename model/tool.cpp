@@ -6,39 +6,9 @@
 
 #include "model/guard.h"
 #include "model/tool_detail.h"
+#include "model/tool_hooks.h"
 
 namespace deskcheck {
-
-std::string_view to_string(Mutation m) {
-    switch (m) {
-        case Mutation::None: return "none";
-        case Mutation::UnreadableAsEmpty: return "unreadable_as_empty";
-        case Mutation::RetryUnknownOnce: return "retry_unknown_once";
-        case Mutation::NoGiveBackOnFailure: return "no_give_back_on_failure";
-        case Mutation::RestoreOverAnotherWindow: return "restore_over_another_window";
-        case Mutation::IgnoreWindowBinding: return "ignore_window_binding";
-        case Mutation::ClickWithoutHitTest: return "click_without_hit_test";
-        case Mutation::InvertedDpi: return "inverted_dpi";
-        case Mutation::RestoredDespiteRefusal: return "restored_despite_refusal";
-        case Mutation::PhantomReadback: return "phantom_readback";
-        case Mutation::NotDoneDespiteEffect: return "not_done_despite_effect";
-        case Mutation::UnknownInsteadOfAbsent: return "unknown_instead_of_absent";
-        case Mutation::NoUserWait: return "no_user_wait";
-        case Mutation::SkipBoundaryObservation: return "skip_boundary_observation";
-        case Mutation::ProceedOnNeedsEvidence: return "proceed_on_needs_evidence";
-        case Mutation::RetryUnknownWrite: return "retry_unknown_write";
-        case Mutation::DropIdempotencyKey: return "drop_idempotency_key";
-    }
-    return "?";
-}
-
-std::optional<Mutation> mutation_named(std::string_view name) {
-    for (auto i = 0; i <= static_cast<int>(last_mutation); ++i) {
-        const auto m = static_cast<Mutation>(i);
-        if (to_string(m) == name) return m;
-    }
-    return std::nullopt;
-}
 
 std::string_view to_string(RequestKind k) {
     switch (k) {
@@ -54,10 +24,8 @@ std::string_view to_string(RequestKind k) {
 
 namespace detail {
 
-GuardConfig guard_config(const ToolConfig& c) {
-    const TimeMs wait_max = c.mutation == Mutation::NoUserWait ? 0 : c.user_wait_ms_max;
-    return GuardConfig{c.user_idle_ms, wait_max, c.app_watch_ms, c.app_watch_poll_ms,
-                       c.mutation == Mutation::RestoreOverAnotherWindow, c.mutation == Mutation::RestoredDespiteRefusal};
+GuardConfig guard_config(const ToolConfig& c, const GiveBackPolicy& give_back) {
+    return GuardConfig{c.user_idle_ms, c.user_wait_ms_max, c.app_watch_ms, c.app_watch_poll_ms, &give_back};
 }
 
 ClickState click_state_of_role(const std::string& role) {
@@ -138,7 +106,7 @@ Plan choose_delivery(const WindowInfo& w, const ElementNode* node, const Request
 }  // namespace detail
 using namespace detail;
 
-Snapshot read_state(Desktop& d, WindowId w, ElementId e, ActionKind kind, ClickState state, Mutation mutation) {
+Snapshot read_state(Desktop& d, WindowId w, ElementId e, ActionKind kind, ClickState state) {
     Snapshot s;
     switch (kind) {
         case ActionKind::SelectAll:
@@ -157,20 +125,15 @@ Snapshot read_state(Desktop& d, WindowId w, ElementId e, ActionKind kind, ClickS
         case ActionKind::Unverifiable:
             break;
     }
-    if (mutation == Mutation::UnreadableAsEmpty && !s.value && kind != ActionKind::ClickStateful &&
-        kind != ActionKind::Unverifiable) {
-        s.value = std::string();  // the bug V-2 forbids
-    }
     return s;
 }
 
-Point physical_to_client(const WindowInfo& w, Point p, Mutation mutation) {
+Point physical_to_client(const WindowInfo& w, Point p) {
     // E-6: an unaware window lives in a stretched logical space: scale by window DPI / monitor DPI.
     const std::int64_t dx = static_cast<std::int64_t>(p.x) - w.bounds.left;
     const std::int64_t dy = static_cast<std::int64_t>(p.y) - w.bounds.top;
-    std::int64_t num = w.window_dpi == 0 ? 96 : w.window_dpi;
-    std::int64_t den = w.monitor_dpi == 0 ? 96 : w.monitor_dpi;
-    if (mutation == Mutation::InvertedDpi) std::swap(num, den);
+    const std::int64_t num = w.window_dpi == 0 ? 96 : w.window_dpi;
+    const std::int64_t den = w.monitor_dpi == 0 ? 96 : w.monitor_dpi;
     // Round to nearest, so the point delivered maps back within half a logical pixel.
     const auto scale = [&](std::int64_t d) {
         const std::int64_t twice = 2 * d * num + (d >= 0 ? den : -den);
@@ -180,7 +143,8 @@ Point physical_to_client(const WindowInfo& w, Point p, Mutation mutation) {
 }
 
 Tool::Tool(Desktop& desktop, const RuleSet& rules, ToolConfig config)
-    : desktop_(desktop), rules_(rules), config_(config) {}
+    : desktop_(desktop), rules_(rules), config_(config),
+      hooks_(config.hooks != nullptr ? *config.hooks : ToolHooks::specified()) {}
 
 SnapshotReport Tool::snapshot(WindowId window) {
     SnapshotReport out;
@@ -227,7 +191,7 @@ LaunchReport Tool::launch(std::string_view app) {
     }
     out.ok = true;
     out.window = claimed;
-    out.foreground = watch_after_background_action(desktop_, *claimed, before_front, guard_config(config_));
+    out.foreground = watch_after_background_action(desktop_, *claimed, before_front, guard_config(config_, hooks_));
     return out;
 }
 

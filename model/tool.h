@@ -18,31 +18,9 @@
 
 namespace deskcheck {
 
-// Deliberately wrong behaviours, for the negative proofs only (STYLE 13): each is a bug the
-// properties must catch. Never set outside tests; `None` is the tool as specified.
-enum class Mutation : std::uint8_t {
-    None,
-    UnreadableAsEmpty,         // reads an unreadable value as "" (V-2 broken)
-    RetryUnknownOnce,          // the batch re-sends a step whose verdict was Unknown (B-2 broken)
-    NoGiveBackOnFailure,       // the guard gives back only on the happy path (F-5/F-6 broken)
-    RestoreOverAnotherWindow,  // the guard restores over a window that took the front itself (F-4 broken)
-    IgnoreWindowBinding,       // a ref of window A resolves in window B (E-3 broken)
-    ClickWithoutHitTest,       // coordinate clicks skip the occlusion check (E-5 broken)
-    InvertedDpi,               // monitor/window instead of window/monitor (E-6 broken)
-    RestoredDespiteRefusal,    // the guard reports restored:true although the give-back was refused (F-2 broken)
-    PhantomReadback,           // the after-readback is the before snapshot, never read (P-1 broken)
-    NotDoneDespiteEffect,      // a step left Unknown because the state had not settled says Absent (W-1 broken)
-    UnknownInsteadOfAbsent,    // every Absent the evidence supports is said as Unknown: sound, useless (V-1 broken)
-    NoUserWait,                // the guard takes the front while the user is busy, without waiting (F-1 broken)
-    SkipBoundaryObservation,   // a dependent step runs without observing its dependency (B-3, O-4 broken)
-    ProceedOnNeedsEvidence,    // a dependent step runs on needs_evidence too (O-4 broken)
-    RetryUnknownWrite,         // the retry rule allows re-sending an unknown write without a key (W-2 broken)
-    DropIdempotencyKey,        // the step's idempotency key never reaches the desktop (W-2 broken)
-};
-inline constexpr Mutation last_mutation = Mutation::DropIdempotencyKey;
-std::string_view to_string(Mutation m);
-// The mutation of that name (to_string), None included; nullopt for an unknown name.
-std::optional<Mutation> mutation_named(std::string_view name);
+class ToolHooks;  // the tool's extension points (model/tool_hooks.h)
+struct FrontWindow;  // model/foreground_decision.h
+struct BackgroundFacts;
 
 // Every wait and watch is a named, bounded constant (DESIGN "Bounded everything").
 struct ToolConfig {
@@ -54,7 +32,10 @@ struct ToolConfig {
     TimeMs settle_ms_max = 1000;      // ...for at most this long
     TimeMs reconcile_wait_ms = 2000;  // W-4: how long to wait before the reconciling read
     TimeMs quiesce_ms_max = 10'000;   // D-3: longest wait for an earlier action's effects to land
-    Mutation mutation = Mutation::None;
+    // How the tool reads, hit-tests, converts points, reports and gives back (model/tool_hooks.h).
+    // nullptr: the tool as specified. The negative proofs put a wrong one here (properties/mutations.h);
+    // it must outlive the Tool.
+    const ToolHooks* hooks = nullptr;
 };
 inline constexpr std::size_t batch_steps_max = 64;
 
@@ -156,25 +137,47 @@ public:
     RefTable& refs() { return refs_; }
     const RuleSet& rules() const { return rules_; }
     const ToolConfig& config() const { return config_; }
+    const ToolHooks& hooks() const { return hooks_; }
     Desktop& desktop() { return desktop_; }
 
 private:
     struct Hold;
+    struct Step;  // one step's context as it goes through the phases (act.cpp)
     StepReport run_step(const Request& request, Hold* hold);
-    StepReport run_step_inner(const Request& request, Hold* hold);
+    StepReport run_phases(Step& step);
+    // The phases of a step, in order (act.cpp). A phase that returns an error ends the step.
+    void step_begin(Step& step);
+    std::optional<Error> step_resolve(Step& step);
+    std::optional<Error> step_pre_checks(Step& step);
+    std::optional<Error> step_borrow(Step& step);
+    std::optional<Error> step_recheck(Step& step);
+    std::optional<Error> step_deliver(Step& step);
+    void step_read_after(Step& step);
+    void step_judge(Step& step);
+    void step_give_back(Step& step);
+    void step_register_refs(Step& step);
+    StepReport step_failed(Step& step, Error error);
+    StepReport step_observed(Step& step);
+    Error delivery_failed(Step& step, DeliveryStatus status);
+    ForegroundEvidence give_back_at_failure(Step& step, bool exception);
+    enum FrontNeed : unsigned { need_exists = 1, need_target = 2, need_batch = 4 };
+    FrontWindow front_window(const Step& step, WindowId window, const std::vector<WindowId>& acted, unsigned needs);
+    BackgroundFacts background_facts(const Step& step);
+    // Batch pieces (act.cpp).
+    void batch_give_back(BatchReport& out, Hold& hold);
     Snapshot settle(WindowId w, ElementId e, const ActionFacts& facts, const Snapshot& before, bool& settled,
                     TimeMs& waited);
     // B-3, O-4 (model/boundary.cpp): what a step writes, one read of it, the boundary's judgement.
     std::optional<WriteDeclaration> declared_write(const Request& r) const;
     WriteReading read_written(WindowId window, const WriteDeclaration& writes);
     std::optional<BoundaryObservation> boundary_phase(const Request& r);
-    bool proceeds_past(const BoundaryObservation& b) const;
     void remember_step(const StepReport& rep);
     void quiesce(WindowId w);
 
     Desktop& desktop_;
     const RuleSet& rules_;
     ToolConfig config_;
+    const ToolHooks& hooks_;
     RefTable refs_;
     ToolObserver* observer_ = nullptr;
     // D-3 (`current` only): per process, when the effects of the last delivery to it are due at the
@@ -187,15 +190,15 @@ private:
         Request request;
         std::optional<WriteReading> before;
         TimeMs ended_ms = 0;
+        bool delivered = false;
     };
     std::map<std::int32_t, SentStep> sent_;
 };
 
 // Reads the state an action of `kind` is judged on (V-2: each reading independently optional).
-Snapshot read_state(Desktop& desktop, WindowId window, ElementId element, ActionKind kind, ClickState state,
-                    Mutation mutation = Mutation::None);
+Snapshot read_state(Desktop& desktop, WindowId window, ElementId element, ActionKind kind, ClickState state);
 
 // E-6: a physical screen point to the client point an (unaware / system-aware) window expects.
-Point physical_to_client(const WindowInfo& window, Point physical, Mutation mutation = Mutation::None);
+Point physical_to_client(const WindowInfo& window, Point physical);
 
 }  // namespace deskcheck

@@ -27,7 +27,7 @@ struct Plan {
     bool needs_foreground = false;
 };
 
-GuardConfig guard_config(const ToolConfig& c);
+GuardConfig guard_config(const ToolConfig& c, const GiveBackPolicy& give_back);
 ClickState click_state_of_role(const std::string& role);
 ActionFacts facts_of(const Request& r, const ElementNode* node);
 Plan choose_delivery(const WindowInfo& w, const ElementNode* node, const Request& r, const ActionFacts& f);

@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "model/selection.h"
+
 namespace deskcheck {
 
 // V-1: three verdicts. An execution error is not a verdict (see Error in errors.h).
@@ -21,13 +23,6 @@ enum class Verdict : std::uint8_t { Confirmed, Absent, Unknown };
 
 std::string_view to_string(Verdict v);
 std::optional<Verdict> verdict_from_string(std::string_view s);
-
-// A text selection in UTF-8 code units: [start, start + length).
-struct Selection {
-    std::int64_t start = 0;
-    std::int64_t length = 0;
-    friend bool operator==(const Selection&, const Selection&) = default;
-};
 
 // V-2: every reading is optional. std::nullopt means "could not be read", never "empty".
 struct Snapshot {

@@ -1,12 +1,13 @@
 #include "model/write.h"
 
+#include "model/tool_hooks.h"
+
 #include <cassert>
 
 namespace deskcheck {
 
 bool Tool::may_retry(WriteOutcome outcome, bool has_idempotency_key) const {
-    if (config_.mutation == Mutation::RetryUnknownWrite && outcome == WriteOutcome::Unknown) return true;  // the bug W-2 forbids
-    return may_retry_write(outcome, has_idempotency_key);
+    return hooks_.may_retry(outcome, has_idempotency_key);
 }
 
 std::string_view to_string(WriteOutcome o) {

@@ -144,6 +144,23 @@ CheckResult dependent_step_only_after_observed(const sim::Scenario& scenario, co
         }
         const Written w = written_by(scenario, scenario.steps[d]);
         if (!write_landed_by(truth, d, w, t)) {
+            // W-5, S-7: a stale read of what step d writes (its reading before, or the boundary's)
+            // is a fault the tool cannot see: the excuse the ground truth shows, counted, not passed.
+            const auto stale = std::find_if(truth.reads.begin(), truth.reads.end(), [&](const sim::Read& rd) {
+                return rd.fault == "stale" && rd.at_ms <= t && (!w.element || rd.element == *w.element);
+            });
+            if (stale != truth.reads.end()) {
+                return CheckResult::cannot_judge("a stale read (S-7) of what the dependency writes fed the boundary");
+            }
+            // W-5: another actor wrote the same effect meanwhile; counting occurrences cannot tell
+            // whose it is (README, the W-5 table: a known limit).
+            const auto other = std::find_if(truth.effects.begin(), truth.effects.end(), [&](const sim::Effect& e) {
+                return e.by != "tool" && e.at_ms <= t && (!w.element || e.element == *w.element) &&
+                       (w.kinds.empty() || std::find(w.kinds.begin(), w.kinds.end(), e.kind) != w.kinds.end());
+            });
+            if (other != truth.effects.end()) {
+                return CheckResult::cannot_judge("another actor wrote what the dependency writes meanwhile (W-5)");
+            }
             // From when step d began (the harness's clock, not the tool's report): its reading before.
             const auto began = std::find_if(run.timings.begin(), run.timings.end(), [&](const StepTiming& st) { return st.step == d; });
             const std::string seen = began != run.timings.end() ? whose_write_was_seen(truth, d, w, began->began_ms, t) : "";

@@ -4,6 +4,7 @@
 #include <cassert>
 #include <set>
 
+#include "properties/choice_shrink.h"
 #include "properties/shrink.h"
 
 namespace deskcheck::props {
@@ -13,52 +14,6 @@ std::uint64_t case_seed(std::uint64_t campaign_seed, std::uint32_t index) {
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);
-}
-
-std::vector<std::string> coverage_tags(const sim::Scenario& scenario, const RunResult& run) {
-    std::set<std::string> tags;
-    const auto& t = run.truth();
-    for (const auto& e : t.events) {
-        const auto& ev = scenario.events[std::min(e.index, scenario.events.size() - 1)];
-        switch (ev.kind) {
-            case sim::EventKind::UserTypes: tags.insert("user_typing"); break;
-            case sim::EventKind::UserClicks: tags.insert("user_click"); break;
-            case sim::EventKind::WindowToFront: tags.insert("window_to_front"); break;
-            case sim::EventKind::PopupOpens: tags.insert("popup"); break;
-            case sim::EventKind::TreeReorders: tags.insert("tree_reorder"); break;
-            case sim::EventKind::ControlRemoved: tags.insert("control_removed"); break;
-            case sim::EventKind::OccluderAppears: tags.insert("occluder"); break;
-        }
-    }
-    for (const auto& c : t.foreground_changes) {
-        if (c.by == "tool") tags.insert("borrow");
-        if (c.by == "app") tags.insert("app_took_foreground");
-        if (c.by == "another-window") tags.insert("another_window_took_foreground");
-    }
-    for (const auto& r : t.foreground_requests) {
-        if (r.answer == ForegroundAnswer::Refused) tags.insert("foreground_refused");
-    }
-    for (const auto& r : t.reads) {
-        if (r.fault == "stale") tags.insert("stale_read");
-        if (r.fault == "failed" || r.fault == "unreadable") tags.insert("unreadable_read");
-    }
-    for (const auto& a : t.attempts) {
-        if (a.outcome == sim::AttemptOutcome::Threw) tags.insert("delivery_exception");
-        if (a.outcome == sim::AttemptOutcome::Failed) tags.insert("delivery_error");
-    }
-    for (const auto& d : t.delivered) {
-        if (!d.accepted) tags.insert("input_ignored");
-        if (d.overrun) tags.insert("latency_overrun");
-        if (d.landed && d.point && !(*d.landed == *d.point)) tags.insert("dpi_stretched_click");
-    }
-    for (const auto& s : run.steps) {
-        if (s.result.error) tags.insert("error:" + std::string(to_string(s.result.error->kind)));
-        if (s.dependency) tags.insert("dependency_observed");
-        if (s.result.evidence.foreground.waited_for_user_ms) tags.insert("waited_for_user");
-    }
-    if (!run.agent_retried.empty()) tags.insert("agent_retry");
-    if (run.stopped_at) tags.insert("batch_stopped");
-    return {tags.begin(), tags.end()};
 }
 
 namespace {
@@ -118,13 +73,37 @@ StillFails still_a_finding(const NamedCheck& check, const RunOptions& given) {
     };
 }
 
+// Which of two shrunk scenarios is smaller: fewer windows, steps and events, then fewer controls
+// (a control is the cheapest thing to read in a counterexample).
+std::uint32_t total_size(const sim::Scenario& s) {
+    const ScenarioSize z = size_of(s);
+    return (z.windows + z.steps + z.events) * 1000 + z.controls;
+}
+
 }  // namespace
 
 void shrink_counterexample(Counterexample& c, const StillFails& still, const ShrinkOptions& options,
-                           const NamedCheck& check, const RunOptions& ro) {
-    const ShrinkResult sr = shrink_scenario(c.scenario, still, options);
-    c.scenario = sr.scenario;
-    c.shrink_attempts = sr.attempts;
+                           const NamedCheck& check, const RunOptions& ro, const sim::BuildOptions* build) {
+    ShrinkOptions half = options;
+    half.attempts_max = build != nullptr ? options.attempts_max / 2 : options.attempts_max;
+    const ShrinkResult direct = shrink_scenario(c.scenario, still, half);
+    c.shrink_attempts = direct.attempts;
+    sim::Scenario best = direct.scenario;
+    if (build != nullptr && !direct.stopped) {
+        // Also the builder's answers for this case (a quarter of the attempts), then the scenario
+        // shrinker on that (a quarter): two routes to a small case; the smaller one is kept.
+        ShrinkOptions quarter = options;
+        quarter.attempts_max = options.attempts_max / 4;
+        const ChoiceVector answers = recorded_choices(sim::Prng(c.case_seed), *build);
+        const ChoiceShrinkResult by_choices = shrink_choices(answers, *build, c.scenario.rules, still, quarter);
+        c.shrink_attempts += by_choices.attempts;
+        if (by_choices.accepted > 0 && !by_choices.stopped) {
+            const ShrinkResult then = shrink_scenario(by_choices.scenario, still, quarter);
+            c.shrink_attempts += then.attempts;
+            if (total_size(then.scenario) < total_size(best)) best = then.scenario;
+        }
+    }
+    c.scenario = std::move(best);
     const RunResult again = run_scenario(c.scenario, ro);
     const CheckResult r = run_check(check, c.scenario, again, ro);
     if (r.violation) c.violation = *r.violation;
@@ -138,6 +117,7 @@ CampaignResult run_campaign(const CampaignOptions& o) {
     RunOptions ro;
     ro.rules = rules != nullptr ? rules : &current_rules();
     ro.tool = o.tool;
+    ro.mutation = o.mutation;
     ro.agent_retries = o.agent_retries;
     ro.trace = false;  // nobody reads a campaign run's trace; counterexamples are replayed with it
     for (const auto& c : all_checks()) {
@@ -156,7 +136,7 @@ CampaignResult run_campaign(const CampaignOptions& o) {
         }
         const std::uint64_t cs = case_seed(o.seed, i);
         sim::Prng rng(cs);
-        sim::Scenario scenario = sim::generate_scenario(rng, o.generate);
+        sim::Scenario scenario = sim::build_scenario_from_prng(rng, o.build);
         scenario.rules = std::string(ro.rules->name);
         const RunResult run = run_scenario(scenario, ro);
         ++out.cases;
@@ -191,7 +171,7 @@ CampaignResult run_campaign(const CampaignOptions& o) {
             if (o.shrink) {
                 ShrinkOptions so;
                 so.stop = o.stop;
-                shrink_counterexample(c, still_a_finding(*check, ro), so, *check, ro);
+                shrink_counterexample(c, still_a_finding(*check, ro), so, *check, ro, &o.build);
             }
             c.shrunk_size = size_of(c.scenario);
             c.summary = summary_of(c);

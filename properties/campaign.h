@@ -11,9 +11,10 @@
 #include <vector>
 
 #include "properties/checks.h"
+#include "properties/coverage.h"
 #include "properties/run.h"
 #include "properties/shrink.h"
-#include "sim/generate.h"
+#include "sim/build.h"
 #include "sim/scenario_json.h"
 
 namespace deskcheck::props {
@@ -23,9 +24,10 @@ struct CampaignOptions {
     std::uint32_t cases = 200;
     std::string rules = "current";               // the rule set the tool uses
     std::vector<std::string> properties;         // empty: every check
-    ToolConfig tool;                             // a negative proof's mutation, for self-tests
+    ToolConfig tool;
+    Mutation mutation = Mutation::None;          // a negative proof's mutation, for self-tests
     bool agent_retries = true;                   // W-2 agent acting on the answers
-    sim::GenerateOptions generate;
+    sim::BuildOptions build = sim::campaign_build_options();
     bool shrink = true;
     std::uint32_t counterexamples_max = 1;       // per property; the campaign goes on after them
     // Called after each case (done, total); must not affect the run.
@@ -58,7 +60,7 @@ struct PropertyStats {
 
 struct Counterexample {
     std::string property;
-    std::uint64_t case_seed = 0;          // generate_scenario(Prng(case_seed)) reproduces the original
+    std::uint64_t case_seed = 0;          // build_scenario_from_prng(Prng(case_seed)) reproduces the original
     Violation violation;                  // as seen on the shrunk scenario
     sim::Scenario scenario;               // shrunk
     ScenarioSize original_size;
@@ -73,7 +75,7 @@ struct CampaignResult {
     std::uint32_t cases = 0;
     std::vector<PropertyStats> properties;
     std::map<std::string, std::uint32_t> verdicts;   // "Confirmed", "Absent", "Unknown", "error:<kind>"
-    std::map<std::string, std::uint32_t> coverage;   // tags: "occluded", "dpi_stretched", "user_busy", ...
+    std::map<std::string, std::uint32_t> coverage;   // tags of properties/coverage.h
     std::vector<Counterexample> counterexamples;
     bool stopped = false;  // CampaignOptions::stop ended it before `cases` cases
     bool any_violation() const { return !counterexamples.empty(); }
@@ -86,9 +88,12 @@ std::optional<std::string> known_debt(const NamedCheck& check, const sim::Scenar
                                       const RunOptions& published);
 
 // Shrinks `c.scenario` while `still` holds, then judges the shrunk scenario again, so the
-// violation `c` describes is the one seen on it (shared by the campaign and mutate-rules).
+// violation `c` describes is the one seen on it (shared by the campaign and mutate-rules). With
+// `build`, `c.scenario` is the PRNG case `c.case_seed` built with it, and a second route is tried:
+// the builder's answers shrunk (properties/choice_shrink.h), then the scenario; the smaller of the
+// two results is kept (half the attempts for each route).
 void shrink_counterexample(Counterexample& c, const StillFails& still, const ShrinkOptions& options,
-                           const NamedCheck& check, const RunOptions& ro);
+                           const NamedCheck& check, const RunOptions& ro, const sim::BuildOptions* build = nullptr);
 
 // The seed of case `index` of a campaign (splitmix of the campaign seed and the index).
 std::uint64_t case_seed(std::uint64_t campaign_seed, std::uint32_t index);
@@ -102,8 +107,5 @@ CampaignResult run_campaign(const CampaignOptions& options);
 sim::ScenarioDocument counterexample_document(const Counterexample& c, const std::string& rules,
                                               Mutation mutation = Mutation::None,
                                               const std::string& outcome = "violated");
-
-// Coverage tags of one scenario + run (what the case exercised).
-std::vector<std::string> coverage_tags(const sim::Scenario& scenario, const RunResult& run);
 
 }  // namespace deskcheck::props

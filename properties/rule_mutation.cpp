@@ -53,6 +53,7 @@ RunOptions run_options_for(const RuleSet& rules, const CampaignOptions& o) {
     RunOptions ro;
     ro.rules = &rules;
     ro.tool = o.tool;
+    ro.mutation = o.mutation;
     ro.agent_retries = o.agent_retries;
     ro.trace = false;
     return ro;
@@ -60,7 +61,7 @@ RunOptions run_options_for(const RuleSet& rules, const CampaignOptions& o) {
 
 sim::Scenario case_scenario(const CampaignOptions& o, std::uint32_t index, const RuleSet& rules) {
     sim::Prng rng(case_seed(o.seed, index));
-    sim::Scenario scenario = sim::generate_scenario(rng, o.generate);
+    sim::Scenario scenario = sim::build_scenario_from_prng(rng, o.build);
     scenario.rules = std::string(rules.name);
     return scenario;
 }
@@ -244,7 +245,7 @@ std::optional<Kill> first_kill(const RuleSet& mutant, std::string_view mutation_
                 };
                 ShrinkOptions so;
                 so.attempts_max = mutant_shrink_attempts_max;
-                shrink_counterexample(c, still_a_kill, so, *check, ro);
+                shrink_counterexample(c, still_a_kill, so, *check, ro, &options.build);
             }
             c.shrunk_size = size_of(c.scenario);
             c.summary = "rule mutation " + std::string(mutation_label) + ": " + c.property + " violated at step " +

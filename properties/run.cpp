@@ -1,6 +1,7 @@
 #include "properties/run.h"
 
 #include "model/write.h"
+#include "properties/mutations.h"
 
 #include <cassert>
 #include <map>
@@ -120,7 +121,7 @@ private:
 
 // The agent's view: a snapshot of each window the steps name, mapped back to scenario controls by
 // zipping the snapshot with the element tree (same order).
-std::map<ElementId, std::string> snapshot_refs(Tool& tool, sim::Sim& sim, WindowId w) {
+std::map<ElementId, std::string> snapshot_refs(Tool& tool, Desktop& sim, WindowId w) {
     std::map<ElementId, std::string> out;
     const TreePtr tree_ptr = sim.element_tree(w);
     const ElementTree& tree = *tree_ptr;
@@ -227,10 +228,10 @@ public:
         sim::Sim& desk = *out_.sim;
         const RuleSet& rules = options_.rules != nullptr ? *options_.rules : rules_for(scenario_);
         out_.rules = std::string(rules.name);
-        out_.config = options_.tool;
+        out_.config = with_mutation(options_.tool, options_.mutation);
         out_.batch_mode = scenario_.batch;
         out_.foreground_at_start = desk.foreground();
-        Tool tool(desk, rules, options_.tool);
+        Tool tool(desk, rules, out_.config);
         Recorder recorder(desk, out_);
         tool.set_observer(&recorder);
         out_.requests = agent_requests(tool, desk, scenario_);
@@ -344,7 +345,7 @@ private:
 
 }  // namespace
 
-std::vector<Request> agent_requests(Tool& tool, sim::Sim& desk, const sim::Scenario& scenario) {
+std::vector<Request> agent_requests(Tool& tool, Desktop& desk, const sim::Scenario& scenario) {
     RefMaps refs;
     for (const auto& step : scenario.steps) {
         for (WindowId w : {step.window, step.ref_window.value_or(step.window)}) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/tool.h"
+#include "sim/mutation_names.h"
 #include "sim/scenario.h"
 #include "sim/sim.h"
 
@@ -18,7 +19,8 @@ inline constexpr TimeMs quiet_limit_ms_default = 30'000;
 
 struct RunOptions {
     const RuleSet* rules = nullptr;  // nullptr: the scenario's "rules"
-    ToolConfig tool;                 // mutation: a negative proof's deliberate bug
+    ToolConfig tool;
+    Mutation mutation = Mutation::None;  // a negative proof's deliberate bug (properties/mutations.h)
     TimeMs quiet_limit_ms = quiet_limit_ms_default;  // after the run, let pending effects land
     // W-2: an agent that acts on the tool's answers. When the run stops at a step whose answer is
     // a not_done (Absent, or an error before anything was delivered), it retries that step once as
@@ -100,7 +102,7 @@ RunResult run_scenario(const sim::Scenario& scenario, const RunOptions& options 
 
 // The agent's side of a run: a snapshot of every window the steps name (refs mapped back to the
 // scenario's controls), then one Request per step (index = step; launch steps become Observe).
-std::vector<Request> agent_requests(Tool& tool, sim::Sim& sim, const sim::Scenario& scenario);
+std::vector<Request> agent_requests(Tool& tool, Desktop& desk, const sim::Scenario& scenario);
 
 // The true state of `control` (none: only the window-level facts) on the simulator now.
 TrueState true_state(const sim::Sim& sim, WindowId window, std::optional<ElementId> control);

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "properties/checks.h"
+#include "sim/build.h"
 #include "sim/scenario_json.h"
 #include "sim/validate.h"
 
@@ -110,6 +111,7 @@ enum class Simplify : std::uint8_t {
     ReadFailureOff, StaleReadOff, DeliveryErrorOff, DeliveryExceptionOff, ForegroundRefusalOff, LatencyOverrunOff,
     UserIdle, AppNeverSteals, AppLatencyZero, AppLatencyFixed, StepTextHalved, StepIndependent, ControlReadable,
     ControlEmpty,
+    StepClickAtPoint,  // a click by ref becomes a click at the control's centre: the control may go
 };
 
 // One candidate, described (not built): candidates are built one at a time, when tried, so a
@@ -120,6 +122,18 @@ struct Edit {
     std::size_t b = 0;  // control index
     Simplify simplify = Simplify::ReadFailureOff;
 };
+
+// The control a click by ref (in its own window) is about, or nullptr.
+const sim::Control* click_target(const Scenario& s, const sim::Step& step) {
+    if (step.kind != sim::StepKind::Click || !step.control || step.ref_window) return nullptr;
+    for (const auto& w : s.windows) {
+        if (w.id != step.window) continue;
+        for (const auto& control : w.controls) {
+            if (control.id == *step.control) return &control;
+        }
+    }
+    return nullptr;
+}
 
 void simplifications(const Scenario& s, std::vector<Edit>& out) {
     const auto add = [&](bool changes, Simplify what, std::size_t a = 0, std::size_t b = 0) {
@@ -142,6 +156,7 @@ void simplifications(const Scenario& s, std::vector<Edit>& out) {
     for (std::size_t i = 0; i < s.steps.size(); ++i) {
         add(s.steps[i].text.size() > 1, Simplify::StepTextHalved, i);
         add(s.steps[i].depends_on.has_value(), Simplify::StepIndependent, i);
+        add(click_target(s, s.steps[i]) != nullptr, Simplify::StepClickAtPoint, i);
     }
     for (std::size_t w = 0; w < s.windows.size(); ++w) {
         for (std::size_t k = 0; k < s.windows[w].controls.size(); ++k) {
@@ -173,6 +188,17 @@ Scenario simplified(const Scenario& s, const Edit& e) {
             c.windows[e.a].controls[e.b].value.clear();
             c.windows[e.a].controls[e.b].selection = {};
             break;
+        case Simplify::StepClickAtPoint: {
+            sim::Step& step = c.steps[e.a];
+            const sim::Control* target = click_target(c, step);
+            assert(target != nullptr);  // only proposed for such a step
+            step.point = sim::center_of(target->bounds);
+            step.kind = sim::StepKind::ClickAt;
+            step.control.reset();
+            step.frame = "main";
+            step.idempotency_key.reset();
+            break;
+        }
     }
     return c;
 }

@@ -23,6 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/tool.h"
+#include "sim/mutation_names.h"
 #include "sim/scenario.h"
 
 namespace deskcheck::sim {

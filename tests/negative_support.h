@@ -27,6 +27,7 @@
 #include "properties/checks.h"
 #include "properties/generators_rc.h"
 #include "properties/run.h"
+#include "properties/shrink.h"
 #include "sim/scenario_json.h"
 #include "sim/sim.h"
 
@@ -120,40 +121,46 @@ inline std::optional<std::string> violation_of(const std::string& check, const s
 inline SearchResult find_violation(std::string check, props::RunOptions options, props::rcgen::GenOptions gen,
                                    std::uint64_t seed, int max_success,
                                    std::optional<props::RunOptions> baseline = std::nullopt, std::string needle = "") {
-    return search(
-        [check, options, gen, baseline, needle]() {
+    // Still a counterexample of the bug: violated under `options` (naming `needle`), not under `baseline`.
+    const auto still = [check, options, baseline, needle](const sim::Scenario& s) {
+        const auto v = violation_of(check, s, options);
+        if (!v) return false;
+        if (!needle.empty() && v->find(needle) == std::string::npos) return false;
+        return !(baseline && violation_of(check, s, *baseline));
+    };
+    auto first = std::make_shared<std::optional<sim::Scenario>>();  // the first failing case, unshrunk
+    SearchResult out = search(
+        [check, options, gen, still, first]() {
             const sim::Scenario s = *props::rcgen::scenarios(gen);
-            const auto v = violation_of(check, s, options);
-            if (!v) return;
-            if (!needle.empty() && v->find(needle) == std::string::npos) return;
-            if (baseline && violation_of(check, s, *baseline)) return;
-            RC_FAIL(*v);
+            if (!still(s)) return;
+            if (!*first) *first = s;
+            RC_FAIL(*violation_of(check, s, options));
         },
         seed, max_success);
-}
-
-// ---- sizes for the bounds the proofs state -------------------------------------------------------
-
-struct Size {
-    std::size_t windows = 0;   // visible + hidden
-    std::size_t controls = 0;
-    std::size_t steps = 0;
-    std::size_t events = 0;
-};
-
-inline Size size_of(const sim::Scenario& s) {
-    Size out;
-    out.windows = s.windows.size();
-    for (const auto& w : s.windows) out.controls += w.controls.size();
-    out.steps = s.steps.size();
-    out.events = s.events.size();
+    // RapidCheck shrank the choice vector; the scenario shrinker goes on from its result (drops
+    // what no choice could: a control between two others, a step in the middle). It also shrinks
+    // the first failing case directly: the smaller of the two routes is the counterexample.
+    if (out.counterexample) {
+        sim::Scenario best = props::shrink_scenario(*out.counterexample, still).scenario;
+        if (*first) {
+            const sim::Scenario direct = props::shrink_scenario(**first, still).scenario;
+            const auto total = [](const sim::Scenario& x) {  // controls last, as in the campaign
+                const props::ScenarioSize z = props::size_of(x);
+                return (z.windows + z.steps + z.events) * 1000 + z.controls;
+            };
+            if (total(direct) < total(best)) best = direct;
+        }
+        out.counterexample = best;
+        out.json = sim::encode_scenario_text(best);
+    }
     return out;
 }
 
-inline std::string to_string(const Size& z) {
-    return std::to_string(z.windows) + " windows, " + std::to_string(z.controls) + " controls, " +
-           std::to_string(z.steps) + " steps, " + std::to_string(z.events) + " events";
-}
+// ---- sizes for the bounds the proofs state: props::size_of (properties/shrink.h) ---------------
+
+using Size = props::ScenarioSize;
+using props::size_of;
+using props::to_string;
 
 // ---- naive verifier: changed = success, unchanged = failure --------------------------------------
 

@@ -32,7 +32,7 @@ constexpr int cases_max = 3000;  // the search stops at the first failure; runs 
 RunOptions current_with(Mutation m, bool agent_retries = false) {
     RunOptions o;
     o.rules = &current_rules();
-    o.tool.mutation = m;
+    o.mutation = m;
     o.agent_retries = agent_retries;
     return o;
 }
@@ -67,8 +67,8 @@ BOOST_AUTO_TEST_CASE(V1_V5_changed_means_success_verifier_is_caught_by_verdict_s
     RunOptions naive;
     naive.rules = &changed_means_success_rules();
     rcgen::GenOptions readable;  // every control readable, no faults: the proof is about the logic, not V-2
-    readable.unreadable = false;
-    readable.faults = false;
+    readable.build.unreadable = false;
+    readable.build.swarm_faults = false;
     const sim::Scenario s = caught(
         find_violation("verdict_sound", naive, readable, seed, cases_max, current_with(Mutation::None)), "changed = success");
     const Size z = size_of(s);
@@ -97,27 +97,30 @@ BOOST_AUTO_TEST_CASE(B2_retry_unknown_once_is_caught_by_no_resend_after_unknown)
     const Size z = size_of(s);
     BOOST_TEST(z.windows <= 1u);
     BOOST_TEST(z.steps <= 1u);
+    BOOST_TEST(z.controls <= 0u);  // a click at a point on an empty window (the shrinker turns clicks by ref into that)
     holds_without_the_bug("no_resend_after_unknown", s, current_with(Mutation::None, true));
 }
 
 // ---- foreground_returned -------------------------------------------------------------------------
 
 // F-5/F-6: the guard gives the foreground back only on the happy path. Bound: 2 windows (the one
-// in front and the borrowed one), 2 steps (a borrow, then a failure).
+// in front and the borrowed one), 1 step (a borrow whose delivery fails), no control, no event.
 BOOST_AUTO_TEST_CASE(F5_F6_no_give_back_on_failure_is_caught_by_foreground_returned) {
     const sim::Scenario s = caught(
         find_violation("foreground_returned", current_with(Mutation::NoGiveBackOnFailure, true), {}, seed, cases_max, current_with(Mutation::None, true)),
         "no give-back on failure");
     const Size z = size_of(s);
     BOOST_TEST(z.windows <= 2u);
-    BOOST_TEST(z.steps <= 2u);
+    BOOST_TEST(z.steps <= 1u);
+    BOOST_TEST(z.controls <= 0u);
+    BOOST_TEST(z.events <= 0u);
     holds_without_the_bug("foreground_returned", s, current_with(Mutation::None, true));
 }
 
 // F-4: the guard restores the foreground over a window that took it by itself. A rarer
 // coincidence (a borrow, and another window coming to the front while it is held): up to 20000
 // cases (about 2 s). Bound: 3 windows (the one in front, the borrowed one, the one that comes to
-// the front), 2 steps, 2 events.
+// the front), 2 steps, 1 event, 1 control.
 BOOST_AUTO_TEST_CASE(F4_restore_over_another_window_is_caught_by_foreground_returned) {
     const sim::Scenario s = caught(find_violation("foreground_returned", current_with(Mutation::RestoreOverAnotherWindow, true),
                                                   {}, seed, 20'000, current_with(Mutation::None, true)),
@@ -125,22 +128,24 @@ BOOST_AUTO_TEST_CASE(F4_restore_over_another_window_is_caught_by_foreground_retu
     const Size z = size_of(s);
     BOOST_TEST(z.windows <= 3u);
     BOOST_TEST(z.steps <= 2u);
-    BOOST_TEST(z.events <= 2u);
+    BOOST_TEST(z.events <= 1u);
+    BOOST_TEST(z.controls <= 1u);
     holds_without_the_bug("foreground_returned", s, current_with(Mutation::None, true));
 }
 
 // ---- click_lands_on_target -----------------------------------------------------------------------
 
-// E-5: coordinate clicks skip the occlusion check. Bound: 2 windows (the target and the
-// occluder), 2 steps, 1 event (the posted-click case the check also sees can keep a second step).
+// E-5: coordinate clicks skip the occlusion check. Bound: 2 windows (the target and the window
+// over it), 1 step, no event, no control.
 BOOST_AUTO_TEST_CASE(E5_click_without_hit_test_is_caught_by_click_lands_on_target) {
     const sim::Scenario s = caught(
         find_violation("click_lands_on_target", current_with(Mutation::ClickWithoutHitTest), {}, seed, cases_max, current_with(Mutation::None)),
         "click without hit test");
     const Size z = size_of(s);
     BOOST_TEST(z.windows <= 2u);
-    BOOST_TEST(z.steps <= 2u);
-    BOOST_TEST(z.events <= 1u);
+    BOOST_TEST(z.steps <= 1u);
+    BOOST_TEST(z.events <= 0u);
+    BOOST_TEST(z.controls <= 0u);
     holds_without_the_bug("click_lands_on_target", s, current_with(Mutation::None));
 }
 
@@ -151,6 +156,7 @@ BOOST_AUTO_TEST_CASE(E6_inverted_dpi_is_caught_by_click_lands_on_target) {
     const Size z = size_of(s);
     BOOST_TEST(z.windows <= 1u);
     BOOST_TEST(z.steps <= 1u);
+    BOOST_TEST(z.controls <= 0u);
     holds_without_the_bug("click_lands_on_target", s, current_with(Mutation::None));
 }
 
@@ -189,6 +195,7 @@ BOOST_AUTO_TEST_CASE(E3_ignore_window_binding_is_caught_by_ref_never_crosses_win
                                        "ignore window binding");
     BOOST_TEST(size_of(found).windows <= 2u);
     BOOST_TEST(size_of(found).steps <= 1u);
+    BOOST_TEST(size_of(found).controls <= 1u);
 }
 
 // ---- report_matches_ground_truth -----------------------------------------------------------------
@@ -225,7 +232,7 @@ constexpr ReportProof report_proofs[] = {
      "no observation", cases_max, 1, 2},
     // O-4: a dependent step runs on needs_evidence (an unreadable feed, a stale read).
     {"O4_proceed_on_needs_evidence", Mutation::ProceedOnNeedsEvidence, "dependent_step_only_after_observed",
-     "needs_evidence", cases_max, 1, 2},
+     "needs_evidence", cases_max, 2, 2},
     // W-2: the retry rule lets the agent re-send an unknown post or submit that carries no key.
     {"W2_retry_unknown_write", Mutation::RetryUnknownWrite, "no_resend_after_unknown", "non-idempotent", cases_max, 1, 1},
     // W-2: the key never reaches the desktop, so the agent's harmless repeat posts twice.

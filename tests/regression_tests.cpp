@@ -103,7 +103,7 @@ BOOST_AUTO_TEST_CASE(S1_regression_file_reproduces_its_recorded_outcome, *boost:
     if (header.mutation) {
         BOOST_TEST_CONTEXT("with mutation " << to_string(*header.mutation)) {
             props::RunOptions mutated = options;
-            mutated.tool.mutation = *header.mutation;
+            mutated.mutation = *header.mutation;
             const auto bug = props::run_scenario(doc.scenario, mutated);
             require_violated(*check, doc.scenario, bug, mutated, header);
         }

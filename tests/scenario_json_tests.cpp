@@ -15,7 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/desktop.h"
-#include "sim/generate.h"
+#include "sim/build.h"
 #include "sim/prng.h"
 #include "sim/scenario.h"
 #include "sim/scenario_json.h"
@@ -284,9 +284,9 @@ CounterexampleHeader full_header() {
                                 3, "violated", deskcheck::Mutation::RetryUnknownOnce};
 }
 
-Scenario generated(std::uint64_t seed, const GenerateOptions& options = {}) {
+Scenario generated(std::uint64_t seed, const BuildOptions& options = {}) {
     Prng rng(seed);
-    return generate_scenario(rng, options);
+    return build_scenario_from_prng(rng, options);
 }
 
 void check_round_trip(const Scenario& original) {
@@ -672,8 +672,8 @@ BOOST_AUTO_TEST_CASE(S1_schema_bounds_equal_the_scenario_limits) {
 // The generator.
 
 BOOST_AUTO_TEST_CASE(S1_generated_scenarios_pass_validate) {
-    const std::vector<GenerateOptions> options{
-        {}, GenerateOptions{16, 64, 32, true, true, true}, GenerateOptions{1, 1, 1, false, false, false}};
+    const std::vector<BuildOptions> options{
+        {}, BuildOptions{16, 64, 32, true, true, true}, BuildOptions{1, 1, 1, false, false, false}};
     for (const auto& option : options) {
         for (std::uint64_t seed = 1; seed <= generated_count; ++seed) {
             BOOST_TEST_CONTEXT("seed " << seed << ", windows_max " << option.windows_max) {
@@ -681,6 +681,61 @@ BOOST_AUTO_TEST_CASE(S1_generated_scenarios_pass_validate) {
                 BOOST_TEST(!invalid.has_value(), (invalid ? invalid->path + ": " + invalid->reason : ""));
             }
         }
+    }
+}
+
+// The one builder (sim/build.h): an exhausted or zeroed choice stream builds the simplest desktop,
+// whatever the source (an empty byte input, an empty or all-zero choice vector).
+BOOST_AUTO_TEST_CASE(S2_zero_choices_build_the_simplest_desktop) {
+    const Scenario from_vector = build_scenario_from_vector({});
+    const Scenario from_zeros = build_scenario_from_vector(std::vector<std::uint32_t>(500, 0));
+    const Scenario from_bytes = build_scenario_from_bytes(nullptr, 0);
+    BOOST_TEST(encode_scenario_text(from_zeros) == encode_scenario_text(from_vector));
+    BOOST_TEST(encode_scenario_text(from_bytes) == encode_scenario_text(from_vector));
+    const Scenario& s = from_vector;
+    BOOST_TEST(!validate(s).has_value());
+    BOOST_TEST(s.monitors.size() == 1u);
+    BOOST_TEST(s.windows.size() == 1u);
+    BOOST_TEST(s.windows.front().controls.size() == 1u);
+    BOOST_TEST((s.windows.front().controls.front().readability == Readability::Readable));
+    BOOST_TEST(s.windows.front().controls.front().enabled);
+    BOOST_TEST(s.hidden.empty());
+    BOOST_TEST(s.events.empty());
+    BOOST_TEST(s.faults.read_failure_permille == 0);
+    BOOST_TEST(s.faults.stale_read_permille == 0);
+    BOOST_TEST(s.faults.delivery_error_permille == 0);
+    BOOST_TEST(s.faults.delivery_exception_permille == 0);
+    BOOST_TEST(s.faults.foreground_refusal_permille == 0);
+    BOOST_TEST(s.faults.latency_overrun_permille == 0);
+    BOOST_TEST(s.batch);
+    BOOST_TEST(s.steps.size() == 1u);
+    BOOST_TEST(s.steps.front().text.size() <= 1u);
+    BOOST_TEST(s.apps.front().latency_ms_max == 0);
+}
+
+// The PRNG's answers, recorded as a choice vector, rebuild the same scenario: a campaign case can be
+// shrunk as a choice vector (properties/choice_shrink.h).
+BOOST_AUTO_TEST_CASE(S1_recorded_prng_answers_rebuild_the_same_scenario) {
+    for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+        Prng rng(seed);
+        PrngChoices prng(rng);
+        RecordingChoices recording(prng);
+        const Scenario original = build_scenario(recording, fuzz_build_options());
+        BOOST_TEST_CONTEXT("seed " << seed) {
+            BOOST_TEST(encode_scenario_text(build_scenario_from_vector(recording.recorded(), fuzz_build_options())) ==
+                       encode_scenario_text(original));
+        }
+    }
+}
+
+// Any bytes build a valid scenario (fuzz_batch treats an invalid one as a broken invariant).
+BOOST_AUTO_TEST_CASE(S2_any_bytes_build_a_valid_scenario) {
+    Prng rng(99);
+    for (int i = 0; i < 2000; ++i) {
+        std::vector<std::uint8_t> bytes(static_cast<std::size_t>(rng.below(600)));
+        for (auto& b : bytes) b = static_cast<std::uint8_t>(rng.below(256));
+        const auto invalid = validate(build_scenario_from_bytes(bytes.data(), bytes.size()));
+        BOOST_TEST(!invalid.has_value(), "input " << i << ": " << (invalid ? invalid->path + ": " + invalid->reason : ""));
     }
 }
 
@@ -695,15 +750,15 @@ BOOST_AUTO_TEST_CASE(S1_generation_is_deterministic_in_the_prng_state) {
     // The PRNG state, not only the seed: two draws in a row differ, and replay the same way.
     Prng a(7);
     Prng b(7);
-    const std::string a1 = encode_scenario_text(generate_scenario(a));
-    const std::string a2 = encode_scenario_text(generate_scenario(a));
+    const std::string a1 = encode_scenario_text(build_scenario_from_prng(a));
+    const std::string a2 = encode_scenario_text(build_scenario_from_prng(a));
     BOOST_TEST(a1 != a2);
-    BOOST_TEST(encode_scenario_text(generate_scenario(b)) == a1);
-    BOOST_TEST(encode_scenario_text(generate_scenario(b)) == a2);
+    BOOST_TEST(encode_scenario_text(build_scenario_from_prng(b)) == a1);
+    BOOST_TEST(encode_scenario_text(build_scenario_from_prng(b)) == a2);
 }
 
 BOOST_AUTO_TEST_CASE(S1_generator_respects_its_size_options) {
-    const GenerateOptions small{2, 3, 4, true, true, true};
+    const BuildOptions small{2, 3, 4, true, true, true};
     for (std::uint64_t seed = 1; seed <= generated_count; ++seed) {
         const Scenario s = generated(seed, small);
         const std::size_t visible = s.windows.size() - s.hidden.size();
@@ -712,7 +767,7 @@ BOOST_AUTO_TEST_CASE(S1_generator_respects_its_size_options) {
         for (const auto& w : s.windows) BOOST_TEST(w.controls.size() <= 4u);  // a feed may join its post button
         BOOST_TEST(s.rules == "current");
     }
-    const Scenario biggest = generated(3, GenerateOptions{1000, 1000, 1000, true, true, true});
+    const Scenario biggest = generated(3, BuildOptions{1000, 1000, 1000, true, true, true});
     BOOST_TEST(biggest.windows.size() <= windows_max);
     BOOST_TEST(biggest.steps.size() <= steps_max);
 }
@@ -784,7 +839,7 @@ struct Coverage {
     }
 };
 
-Coverage coverage_of(const GenerateOptions& options) {
+Coverage coverage_of(const BuildOptions& options) {
     Coverage coverage;
     for (std::uint64_t seed = 1; seed <= generated_count; ++seed) coverage.add(generated(seed, options));
     return coverage;
@@ -841,7 +896,7 @@ BOOST_AUTO_TEST_CASE(S7_generator_swarms_whole_fault_kinds_on_and_off) {
 }
 
 BOOST_AUTO_TEST_CASE(S7_generator_options_switch_off_faults_user_and_hostile_events) {
-    const Coverage c = coverage_of(GenerateOptions{4, 6, 8, false, false, false});
+    const Coverage c = coverage_of(BuildOptions{4, 6, 8, false, false, false});
     BOOST_TEST(c.scenarios_with_faults == 0u);
     BOOST_TEST(c.events.empty());
     for (std::uint64_t seed = 1; seed <= 100; ++seed) BOOST_TEST(generated(seed, {4, 6, 8, false, false, false}).hidden.empty());

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/generate.h"
+#include "sim/build.h"
 #include "sim/geometry.h"
 #include "sim/sim.h"
 #include "sim/trace.h"
@@ -971,7 +971,7 @@ BOOST_AUTO_TEST_CASE(S1_thousand_generated_scenarios_replay_byte_identical) {
     std::size_t lines = 0;
     for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
         sim::Prng rng(seed);
-        const Scenario s = sim::generate_scenario(rng);
+        const Scenario s = sim::build_scenario_from_prng(rng);
         if (sim::validate(s).has_value()) {
             ++invalid;
             continue;

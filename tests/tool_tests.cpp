@@ -8,6 +8,7 @@
 #include "properties/run.h"
 #include "sim/sim.h"
 #include "sim/trace.h"
+#include "tests/marks.h"
 #include "tests/scenario_builders.h"
 
 using namespace deskcheck;
@@ -139,6 +140,8 @@ std::size_t foreground_changes_by(const sim::GroundTruth& t, const std::string& 
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(F5_F7_three_steps_on_a_wpf_window_borrow_once_and_give_back_once) {
+    const auto reached = expect_mark(Mark::held_borrow_reused);
+    const auto gave_back = expect_mark(Mark::batch_gave_back_at_end);
     auto s = wpf_desk();
     s.steps = {step(sim::StepKind::Type, 3, 31, "ann"), step(sim::StepKind::Hotkey, 3, 31, "", "ctrl+a"),
                step(sim::StepKind::Click, 3, 32)};
@@ -241,6 +244,7 @@ std::vector<Request> wpf_requests(Tool& tool) {
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(F6_an_exception_in_step_2_gives_the_foreground_back_before_the_batch_returns) {
+    const auto reached = expect_mark(Mark::gave_back_after_exception);
     sim::Sim desk_sim(wpf_desk());
     ThrowOnStep throwing(desk_sim, 1);
     Tool tool(throwing, current_rules());
@@ -259,6 +263,7 @@ BOOST_AUTO_TEST_CASE(F6_an_exception_in_step_2_gives_the_foreground_back_before_
 }
 
 BOOST_AUTO_TEST_CASE(E3_a_ref_of_window_a_used_on_window_b_is_rejected) {
+    const auto reached = expect_mark(Mark::cross_window_ref_rejected);
     sim::Sim desk_sim(notepad(0, "current"));
     Tool tool(desk_sim, current_rules());
     const auto snap = tool.snapshot(1);
@@ -295,6 +300,7 @@ sim::Scenario moving_tree(sim::EventKind kind) {
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(E2_a_moved_element_is_found_by_the_subtree_search) {
+    const auto reached = expect_mark(Mark::element_found_by_search);
     sim::Sim desk_sim(moving_tree(sim::EventKind::TreeReorders));
     Tool tool(desk_sim, current_rules());
     const auto snap = tool.snapshot(4);
@@ -315,6 +321,7 @@ BOOST_AUTO_TEST_CASE(E2_a_moved_element_is_found_by_the_subtree_search) {
 }
 
 BOOST_AUTO_TEST_CASE(E2_a_removed_element_gives_element_not_found_and_nothing_is_sent) {
+    const auto reached = expect_mark(Mark::element_not_found);
     sim::Sim desk_sim(moving_tree(sim::EventKind::ControlRemoved));
     Tool tool(desk_sim, current_rules());
     const auto snap = tool.snapshot(4);
@@ -381,6 +388,7 @@ Request click_at(WindowId w, Point p) {
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(E5_an_occluded_coordinate_click_is_refused_and_nothing_is_delivered) {
+    const auto reached = expect_mark(Mark::coordinate_click_occluded);
     sim::Sim desk_sim(click_desk(96, DpiAwareness::PerMonitor, true));
     Tool tool(desk_sim, current_rules());
     desk_sim.wait_ms(20);  // the occluder is up
@@ -420,6 +428,7 @@ BOOST_AUTO_TEST_CASE(E6_a_click_on_an_unaware_window_on_a_150_percent_monitor_la
 }
 
 BOOST_AUTO_TEST_CASE(F3_an_app_that_grabs_the_foreground_after_a_background_action_is_put_back_by_app) {
+    const auto reached = expect_mark(Mark::app_grab_put_back);
     auto s = notepad(40, "current");
     s.apps[0].steals_foreground_after_ms = 100;
     s.steps = {step(sim::StepKind::Type, 1, 11, "abc")};
@@ -435,6 +444,7 @@ BOOST_AUTO_TEST_CASE(F3_an_app_that_grabs_the_foreground_after_a_background_acti
 }
 
 BOOST_AUTO_TEST_CASE(F4_another_window_taking_the_front_is_reported_and_left_alone) {
+    const auto reached = expect_mark(Mark::another_window_left_alone);
     auto s = notepad(40, "current");
     app(s, 5, 0, 0);
     window(s, 5, 5, Rect{200, 200, 600, 600});
@@ -476,6 +486,7 @@ TimeMs first_tool_borrow_ms(const sim::GroundTruth& t) {
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(F1_a_typing_user_delays_the_borrow_and_after_3_s_the_tool_goes_ahead) {
+    const auto reached = expect_mark(Mark::user_wait_timed_out);
     const auto run = props::run_scenario(busy_user(6000));
     const auto& fg = run.steps.at(0).result.evidence.foreground;
     BOOST_REQUIRE(fg.waited_for_user_ms.has_value());
@@ -485,6 +496,7 @@ BOOST_AUTO_TEST_CASE(F1_a_typing_user_delays_the_borrow_and_after_3_s_the_tool_g
 }
 
 BOOST_AUTO_TEST_CASE(F1_the_borrow_waits_until_the_user_pauses_700_ms) {
+    const auto reached = expect_mark(Mark::user_wait_ended_by_pause);
     const auto run = props::run_scenario(busy_user(1000));
     const auto& fg = run.steps.at(0).result.evidence.foreground;
     BOOST_REQUIRE(fg.waited_for_user_ms.has_value());
@@ -555,6 +567,7 @@ BOOST_AUTO_TEST_CASE(D3_published_calls_the_slow_comment_not_done_and_a_retry_po
 }
 
 BOOST_AUTO_TEST_CASE(D3_published_says_absent_on_typing_the_ground_truth_shows_landed) {
+    const auto reached = expect_mark(Mark::settle_ended_on_confirmed);
     for (const char* rules : {"published", "current"}) {
         auto s = notepad(300, rules);
         s.apps[0].latency_ms_min = 200;
@@ -597,6 +610,57 @@ BOOST_AUTO_TEST_CASE(W5_a_delayed_update_one_read_misses_is_reconciled_not_calle
     BOOST_TEST(report.reconciled_by_reading);
     BOOST_TEST(to_string(report.outcome) == "done");
     BOOST_TEST(desk_sim.truth().attempts.size() == 1u);
+}
+
+// ---- paths the tests above do not reach, each proved reached by its coverage mark -------------
+
+BOOST_AUTO_TEST_CASE(D3_a_state_still_changing_at_the_settle_limit_is_unknown_not_absent) {
+    const auto reached = expect_mark(Mark::settle_poll_exhausted);
+    auto s = notepad(3000, "current");
+    s.apps[0].latency_ms_min = 2500;  // the typing lands after the tool's settle limit (1000 ms)
+    s.steps = {step(sim::StepKind::Type, 1, 11, "abc")};
+    const auto run = props::run_scenario(s);
+    BOOST_REQUIRE_EQUAL(run.steps.size(), 1u);
+    const auto& ev = run.steps[0].result.evidence;
+    BOOST_TEST(to_string(*run.steps[0].result.verdict) == "Unknown");  // never Absent before settling
+    BOOST_TEST(!ev.settled);
+    BOOST_TEST(ev.settle_ms >= 1000);
+    BOOST_TEST(run.truth().count(EffectKind::ValueChanged, 0) >= 1u);  // it did land, later
+}
+
+BOOST_AUTO_TEST_CASE(F1_a_refused_foreground_request_is_retried_after_pressing_f24) {
+    const auto reached = expect_mark(Mark::refusal_retried_with_f24);
+    auto s = wpf_desk();
+    s.faults.foreground_refusal_permille = 1000;  // every request refused, unless the tool has the last input
+    s.steps = {step(sim::StepKind::Type, 3, 31, "ann")};
+    const auto run = props::run_scenario(s);
+    BOOST_REQUIRE_EQUAL(run.steps.size(), 1u);
+    BOOST_TEST(run.steps[0].result.ok);
+    BOOST_TEST(run.steps[0].result.evidence.foreground.retried_after_refusal);
+    BOOST_TEST(run.sim->true_foreground() == 2u);  // given back (again after F24)
+}
+
+BOOST_AUTO_TEST_CASE(F1_a_request_refused_even_after_f24_fails_the_step_and_nothing_is_delivered) {
+    const auto reached = expect_mark(Mark::foreground_refused_twice);
+    auto s = wpf_desk();
+    s.faults.foreground_refusal_permille = 1000;
+    s.faults.delivery_error_permille = 1000;  // the F24 press itself fails
+    s.steps = {step(sim::StepKind::Type, 3, 31, "ann")};
+    const auto run = props::run_scenario(s);
+    BOOST_REQUIRE_EQUAL(run.steps.size(), 1u);
+    BOOST_REQUIRE(run.steps[0].result.error.has_value());
+    BOOST_TEST(to_string(run.steps[0].result.error->kind) == "foreground_refused");
+    BOOST_TEST(attempts_of_step(run.truth(), 0) == 0u);  // only the F24 press was attempted
+    BOOST_TEST(run.sim->true_foreground() == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(S1_a_mark_not_reached_is_not_counted) {
+    // expect_mark can fail: a body that takes no path leaves every mark where it was.
+    const auto before = marks::hits(Mark::gave_back_after_exception);
+    sim::Sim desk_sim(notepad(0, "current"));
+    Tool tool(desk_sim, current_rules());
+    (void)tool.snapshot(1);
+    BOOST_TEST(marks::hits(Mark::gave_back_after_exception) == before);
 }
 
 // ---- B-3, O-4: the dependency boundary reads what the earlier step wrote, once ------------------
@@ -685,7 +749,7 @@ BOOST_AUTO_TEST_CASE(W2_without_the_key_reaching_the_desktop_the_repeat_posts_tw
     auto s = forum(true);
     s.steps = {s.steps[0], s.steps[0]};
     props::RunOptions o;
-    o.tool.mutation = Mutation::DropIdempotencyKey;
+    o.mutation = Mutation::DropIdempotencyKey;
     BOOST_TEST(props::run_scenario(s, o).truth().count(EffectKind::CommentPosted) == 2u);
 }
 

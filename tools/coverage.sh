@@ -16,8 +16,15 @@ fi
 cmake --build --preset coverage >&2
 objects=build/coverage/model/CMakeFiles/deskcheck_model.dir
 find build/coverage -name '*.gcda' -delete
-echo "coverage: deskcheck run --cases $cases --seed $seed (coverage build)" >&2
-build/coverage/cli/deskcheck run --cases "$cases" --seed "$seed" --out build/coverage/counterexamples >/dev/null 2>&1 || true
+# The campaigns the nightly runs: the property campaign under both rule sets, the R0 campaign, and
+# mutate-rules over the observation table (the only caller of a mutated observation table).
+for rules in current published; do
+    echo "coverage: deskcheck run --cases $cases --seed $seed --rules $rules (coverage build)" >&2
+    build/coverage/cli/deskcheck run --cases "$cases" --seed "$seed" --rules "$rules" --out build/coverage/counterexamples >/dev/null 2>&1 || true
+done
+echo "coverage: deskcheck r0 campaign --cases $cases --seed $seed; deskcheck r0" >&2
+build/coverage/cli/deskcheck r0 campaign --cases "$cases" --seed "$seed" >/dev/null 2>&1 || true
+build/coverage/cli/deskcheck r0 >/dev/null 2>&1 || true
 work=build/coverage/gcov
 rm -rf "$work" && mkdir -p "$work"
 (cd "$work" && gcov ../../../"$objects"/*.gcda >/dev/null 2>&1)

@@ -1,14 +1,14 @@
-#include "fuzz/judge_run.h"
+#include "properties/judge_run.h"
 
 #include <cstdio>
 #include <cstdlib>
 
 #include "sim/scenario_json.h"
 
-namespace deskcheck::fuzz {
+namespace deskcheck::props {
 
-props::RunOptions fuzz_run_options() {
-    props::RunOptions options;
+RunOptions fuzz_run_options() {
+    RunOptions options;
     options.rules = &current_rules();
     options.agent_retries = true;
     options.trace = false;  // the report prints the scenario; replaying it prints the trace
@@ -21,7 +21,7 @@ Determinism determinism_for(const std::uint8_t* data, std::size_t size) {
     return hash % determinism_sample == 0 ? Determinism::Check : Determinism::Skip;
 }
 
-std::optional<props::Violation> first_violation(const sim::Scenario& scenario, const props::RunOptions& options,
+std::optional<Violation> first_violation(const sim::Scenario& scenario, const RunOptions& options,
                                                 Determinism determinism) {
     const props::RunResult run = props::run_scenario(scenario, options);
     for (const props::NamedCheck& check : props::all_checks()) {
@@ -29,12 +29,12 @@ std::optional<props::Violation> first_violation(const sim::Scenario& scenario, c
         const props::CheckResult result = props::run_check(check, scenario, run, options);
         if (result.status != props::CheckStatus::Violated) continue;
         if (result.violation) return result.violation;
-        return props::Violation{std::string(check.name), std::nullopt, "violated (no explanation given)"};
+        return Violation{std::string(check.name), std::nullopt, "violated (no explanation given)"};
     }
     return std::nullopt;
 }
 
-std::string violation_report(std::string_view target, const props::Violation& violation,
+std::string violation_report(std::string_view target, const Violation& violation,
                              const sim::Scenario& scenario) {
     std::string out = "deskcheck " + std::string(target) + ": property " + violation.property + " violated";
     if (violation.step) out += " at step " + std::to_string(*violation.step);
@@ -45,7 +45,7 @@ std::string violation_report(std::string_view target, const props::Violation& vi
     return out;
 }
 
-void report_and_abort(std::string_view target, const props::Violation& violation, const sim::Scenario& scenario) {
+void report_and_abort(std::string_view target, const Violation& violation, const sim::Scenario& scenario) {
     const std::string report = violation_report(target, violation, scenario);
     std::fputs(report.c_str(), stderr);
     std::fflush(stderr);
@@ -60,4 +60,4 @@ void invariant_broken(std::string_view target, std::string_view what, std::strin
     std::abort();
 }
 
-}  // namespace deskcheck::fuzz
+}  // namespace deskcheck::props

@@ -13,12 +13,12 @@
 #include "properties/run.h"
 #include "sim/scenario.h"
 
-namespace deskcheck::fuzz {
+namespace deskcheck::props {
 
 // The runs of fuzz_batch and fuzz_scenario_json: the `current` rules whatever the scenario names
 // (the properties must hold for `current`; `published` is expected to break them, D-1..D-3), the
 // W-2 agent on, the tool as specified (no mutation).
-props::RunOptions fuzz_run_options();
+RunOptions fuzz_run_options();
 
 enum class Determinism : std::uint8_t {
     Skip,   // judge one run only
@@ -32,22 +32,22 @@ Determinism determinism_for(const std::uint8_t* data, std::size_t size);
 
 // Runs `scenario` under `options` and every check of all_checks() in order; the first Violated
 // check decides. CannotJudge is not a violation (STYLE 7).
-std::optional<props::Violation> first_violation(const sim::Scenario& scenario, const props::RunOptions& options,
+std::optional<Violation> first_violation(const sim::Scenario& scenario, const RunOptions& options,
                                                 Determinism determinism);
 
 // The report a fuzz target prints before it aborts: the property, the step, the explanation and the
 // scenario as JSON (with the run options), then the command that turns the crash into a
 // counterexample. Returned as text so the CLI can show the same report.
-std::string violation_report(std::string_view target, const props::Violation& violation,
+std::string violation_report(std::string_view target, const Violation& violation,
                              const sim::Scenario& scenario);
 
 // Prints violation_report() on stderr and aborts: libFuzzer saves the input as a crash file, the
 // standalone replay program dies with SIGABRT, ctest marks the test failed.
-[[noreturn]] void report_and_abort(std::string_view target, const props::Violation& violation,
+[[noreturn]] void report_and_abort(std::string_view target, const Violation& violation,
                                    const sim::Scenario& scenario);
 
 // An invariant of a target broke (not a property of properties/checks.h: the codec, the verdict
 // rules, the locator). Prints `what` and the details on stderr and aborts.
 [[noreturn]] void invariant_broken(std::string_view target, std::string_view what, std::string_view details);
 
-}  // namespace deskcheck::fuzz
+}  // namespace deskcheck::props

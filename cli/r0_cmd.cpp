@@ -1,0 +1,365 @@
+// deskcheck r0 [--json] [--adapter deskcheck|naive] [--fixtures DIR] [--generated N] [--seed S]
+//              [--policy P]
+// deskcheck r0 campaign [--cases N] [--seed S] [--policy P] [--json]
+//
+// R0 (seed 002, SPEC R-1..R-7): what a failed run leaves behind. For every fixture (the files of
+// DIR, then N generated ones) and every failure point — a failed post-check at each step, a fault
+// at each operation, an undo that itself fails — one row; then the figures. Exit 0 when every
+// figure is 100 %, 1 otherwise (the naive adapter must give 1: R-5), 2 on bad usage or a bad
+// fixture file (one line naming the file and the JSON path).
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "cli/files.h"
+#include "properties/r0_bench.h"
+#include "properties/r0_campaign.h"
+#include "properties/r0_policies.h"
+#include "properties/r0_real.h"
+#include "host/real_files.h"
+#include "model/undo.h"
+#include "sim/r0_fixture_json.h"
+
+namespace deskcheck::cli {
+namespace {
+
+using Json = nlohmann::ordered_json;
+constexpr std::size_t fixture_files_max = 256;
+constexpr std::uint64_t generated_max = 1000;
+constexpr std::uint64_t default_generated = 8;
+constexpr std::uint64_t default_cases = 100'000;
+constexpr std::uint64_t cases_max = 100'000'000;
+
+std::string percent(const r0::Ratio& r) {
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(1) << (r.of == 0 ? 100.0 : 100.0 * static_cast<double>(r.ok) / static_cast<double>(r.of)) << "%";
+    return s.str();
+}
+
+std::string kind_name(r0::RowKind k) {
+    switch (k) {
+        case r0::RowKind::Step: return "step";
+        case r0::RowKind::Operation: return "operation";
+        case r0::RowKind::UndoFault: return "undo_fault";
+        case r0::RowKind::Normal: return "normal";
+    }
+    return "?";
+}
+
+// The fixture files of `dir`, sorted by name; an error names the file.
+std::optional<std::string> load_fixtures(const std::filesystem::path& dir, std::vector<sim::R0Fixture>& out) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec)) return dir.string() + ": no such folder (run from the checkout, or pass --fixtures DIR)";
+    std::vector<std::filesystem::path> files;
+    for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+        if (e.path().extension() == ".json") files.push_back(e.path());
+        if (files.size() > fixture_files_max) return dir.string() + ": more than " + std::to_string(fixture_files_max) + " fixture files";
+    }
+    if (ec) return dir.string() + ": cannot list it: " + ec.message();
+    std::sort(files.begin(), files.end());
+    if (files.empty()) return dir.string() + ": no *.json fixture in it";
+    for (const auto& file : files) {
+        auto text = read_input_file(file, sim::r0_fixture_bytes_max);
+        if (auto* err = std::get_if<FileError>(&text)) return err->message;
+        const auto decoded = sim::r0_fixture_from_text(std::get<std::string>(text));
+        if (!decoded.fixture) return file.string() + ": " + decoded.error;
+        out.push_back(*decoded.fixture);
+    }
+    return std::nullopt;
+}
+
+Json ratio_json(const r0::Ratio& r) { return Json{{"ok", r.ok}, {"of", r.of}, {"percent", percent(r)}}; }
+
+Json bench_json(const r0::R0BenchResult& b) {
+    Json rows = Json::array();
+    for (const auto& r : b.rows) {
+        rows.push_back(Json{{"fixture", r.fixture}, {"kind", kind_name(r.kind)}, {"point", r.point},
+                            {"residue", r.judgement.residue}, {"rollback", r.judgement.rollback},
+                            {"traceability", r.judgement.traceability}, {"honest", r.judgement.honest},
+                            {"executed", r.executed}, {"rolled_back", r.rolled_back}, {"refused", r.refused},
+                            {"applicable", r.applicable}, {"pass", r.pass}, {"note", r.note}, {"why", r.judgement.why}});
+    }
+    const auto& f = b.figures;
+    return Json{{"adapter", b.adapter}, {"rows", rows},
+                {"figures", {{"residue", ratio_json(f.residue)}, {"rollback", ratio_json(f.rollback)},
+                             {"traceability", ratio_json(f.traceability)}, {"normal_undo", ratio_json(f.normal_undo)},
+                             {"irreversible_reported", ratio_json(f.irreversible_reported)},
+                             {"undo_failure_reported", ratio_json(f.undo_failure_reported)}}},
+                {"pass", f.all_full()}};
+}
+
+std::string mark(bool b) { return b ? "ok" : "FAIL"; }
+
+void print_bench(const r0::R0BenchResult& b, std::size_t fixtures, std::size_t generated, std::uint64_t seed) {
+    std::cout << "R0: what a failed run leaves behind (adapter " << b.adapter << "; " << fixtures << " fixture files + "
+              << generated << " generated, seed " << seed << ")\n\n";
+    std::cout << "| fixture | failure point | residue | undone/executed | journal | note |\n";
+    for (const auto& r : b.rows) {
+        std::string note = r.note;
+        if (r.refused && note.empty()) note = "refused before acting";
+        if (!r.judgement.why.empty() && !r.pass && r.applicable) note += (note.empty() ? "" : "; ") + r.judgement.why.front();
+        std::string residue = r.applicable ? mark(r.judgement.residue) : "n/a";
+        if (r.kind == r0::RowKind::UndoFault && !r.judgement.residue) residue = r.pass ? "left, reported" : "left, NOT reported";
+        std::cout << "| " << r.fixture << " | " << r.point << " | " << residue << " | "
+                  << r.rolled_back << "/" << r.executed << " | " << (r.applicable ? mark(r.judgement.traceability) : "n/a") << " | "
+                  << printable(note) << " |\n";
+    }
+    const auto& f = b.figures;
+    std::cout << "\nR0-residue        " << percent(f.residue) << " (" << f.residue.of << " failure injections)\n";
+    std::cout << "R0-rollback       " << percent(f.rollback) << "\n";
+    std::cout << "R0-traceability   " << percent(f.traceability) << " (every journal line: task, step, operation, before-state)\n";
+    std::cout << "normal path + undo restored byte for byte: " << f.normal_undo.ok << "/" << f.normal_undo.of << "\n";
+    std::cout << "steps that cannot be undone, allowed, declared so by the undo: " << f.irreversible_reported.ok << "/"
+              << f.irreversible_reported.of << "\n";
+    std::cout << "undos that themselves failed, reported as failed: " << f.undo_failure_reported.ok << "/"
+              << f.undo_failure_reported.of << "\n";
+    std::cout << (f.all_full() ? "pass: every figure is 100%\n" : "FAIL: a figure is below 100%\n");
+}
+
+int cmd_r0_campaign(const Argv& argv) {
+    Args args("r0 campaign", argv, {"--json", "--help"}, {"--cases", "--seed", "--policy"});
+    if (args.flag("--help")) {
+        std::cout << "usage: deskcheck r0 campaign [--cases N] [--seed S] [--policy P] [--json]\n"
+                     "  failure_leaves_nothing over N generated fixtures (default 100000, seed 1), each with a failure\n"
+                     "  at a generated step or operation; stops at the first violation and shrinks it.\n"
+                     "  --policy: current (the tool), or a wrong undo the check must catch: null-as-empty,\n"
+                     "  forget-folders, skip-failed-line, wrong-order. Exit 0 none, 1 a violation, 2 bad usage.\n";
+        return exit_ok;
+    }
+    const auto cases = args.number("--cases");
+    const auto seed = args.number("--seed");
+    const std::string policy_name = args.option("--policy").value_or("current");
+    if (args.ok() && cases && (*cases == 0 || *cases > cases_max)) args.fail("--cases must be 1.." + std::to_string(cases_max));
+    if (args.ok() && !args.positional().empty()) args.fail("unexpected argument '" + args.positional().front() + "'");
+    r0::PolicyChoice policy = r0::make_policy(policy_name);
+    if (args.ok() && !policy.known) args.fail("unknown --policy '" + policy_name + "' (current, null-as-empty, forget-folders, skip-failed-line, wrong-order)");
+    if (!args.ok()) return usage_error("r0 campaign", args.error());
+    const std::uint64_t s = seed.value_or(1);
+    const std::uint64_t n = cases.value_or(default_cases);
+    if (!args.flag("--json")) std::cout << "seed " << s << ", " << n << " cases, policy " << policy_name << "\n" << std::flush;
+    const r0::R0CampaignResult r = r0::run_r0_campaign(s, n, policy.policy.get());
+    const std::string reproduce = "deskcheck r0 campaign --seed " + std::to_string(s) + " --cases " + std::to_string(n) + " --policy " + policy_name;
+    if (args.flag("--json")) {
+        Json j{{"property", "failure_leaves_nothing"}, {"seed", s}, {"cases", r.cases}, {"policy", policy_name}, {"violations", r.violations},
+               {"distribution", {{"failure_at_operation", r.at_operation}, {"with_other_programs", r.with_others},
+                                 {"with_windows", r.with_ui}, {"with_a_null_value", r.null_values}}}};
+        if (r.shrunk) {
+            j["counterexample"] = {{"violation", *r.shrunk->violation}, {"case", r0::describe_case(*r.shrunk)},
+                                   {"choices", r.shrunk->choices}, {"fixture", sim::r0_fixture_to_json(r.shrunk->fixture)},
+                                   {"reproduce", reproduce}};
+        }
+        std::cout << dump_json(j) << "\n";
+    } else {
+        std::cout << r.cases << " cases run; failure at an operation " << r.at_operation << ", other programs writing " << r.with_others
+                  << ", with windows " << r.with_ui << ", with a field holding no value " << r.null_values << "\n";
+        if (!r.shrunk) {
+            std::cout << "failure_leaves_nothing: no violation\n";
+        } else {
+            std::cout << "failure_leaves_nothing VIOLATED: " << printable(*r.shrunk->violation) << "\n"
+                      << "smallest case: " << printable(r0::describe_case(*r.shrunk)) << "\n"
+                      << dump_json(sim::r0_fixture_to_json(r.shrunk->fixture)) << "\nreproduce: " << reproduce << "\n";
+        }
+    }
+    return r.violations == 0 ? exit_ok : exit_violation;
+}
+
+// deskcheck r0 recover DIR [--crash-at N]: recovery from DIR/journal.jsonl alone (a fresh process).
+// --crash-at (hidden, for the crash harness): SIGKILL itself at its N-th event.
+int cmd_r0_recover(const Argv& argv) {
+    Args args("r0 recover", argv, {"--help"}, {"--crash-at"});
+    if (args.flag("--help")) {
+        std::cout << "usage: deskcheck r0 recover DIR\n"
+                     "  Undoes, from DIR/journal.jsonl alone, every task a crash left unfinished in DIR/files.\n"
+                     "  Exit 0 recovered, 1 an undo failed (reported), 2 bad usage or an unreadable journal.\n";
+        return exit_ok;
+    }
+    const auto crash_at = args.number("--crash-at");
+    if (args.ok() && args.positional().size() != 1) args.fail("expected one DIR");
+    if (!args.ok()) return usage_error("r0 recover", args.error());
+    host::CrashPlan plan{crash_at.value_or(0), 0};
+    const r0::RecoverOutcome r = r0::recover_workspace(args.positional().front(), &plan);
+    (r.code == 0 ? std::cout : std::cerr) << "r0 recover: " << printable(r.message) << "\n";
+    return r.code;
+}
+
+// deskcheck r0 serve: deskcheck's own undo tool behind the process protocol (schema/r0-adapter-1),
+// on real folders; its journal for ROOT is ROOT.journal.jsonl. Measure it with
+// `deskcheck r0 --adapter-cmd "deskcheck r0 serve"`: the protocol carries a tool that passes.
+int cmd_r0_serve() {
+    struct Served {
+        std::unique_ptr<host::RealFiles> files;
+        std::unique_ptr<host::FileJournal> journal;
+        std::unique_ptr<UndoTool> tool;
+        std::string task;
+    };
+    std::map<std::string, Served> by_root;
+    std::size_t tasks = 0;
+    auto answer = [](const TaskReport& t) {
+        Json executed = Json::array(), restored = Json::array(), failed = Json::array(), not_undoable = Json::array();
+        for (const auto& s : t.steps) {
+            if (s.journaled) executed.push_back(s.step);
+            if (s.undo == UndoState::Restored) restored.push_back(s.step);
+            if (s.undo == UndoState::Failed) failed.push_back(s.step);
+            if (s.undo == UndoState::NotUndoable) not_undoable.push_back(s.step);
+        }
+        return Json{{"task", t.task_id}, {"executed", executed}, {"rolled_back", restored}, {"undo_failed", failed},
+                    {"not_undoable", not_undoable}, {"finished", t.ok}, {"refused", t.refused}};
+    };
+    std::string line;
+    while (std::getline(std::cin, line)) {
+        const Json req = Json::parse(line, nullptr, false);
+        Json ans;
+        const std::string op = req.is_object() && req.contains("op") && req["op"].is_string() ? req["op"].get<std::string>() : "";
+        const std::string root = req.is_object() && req.contains("root") && req["root"].is_string() ? req["root"].get<std::string>() : "";
+        if (op.empty() || root.empty()) {
+            ans = Json{{"error", "a request needs \"op\" and \"root\""}};
+        } else if (op == "apply") {
+            const auto decoded = sim::r0_fixture_from_json(Json{{"format", sim::r0_fixture_format}, {"name", "served"}, {"summary", ""},
+                                                                {"files", Json::array()}, {"steps", req.value("steps", Json::array())}});
+            if (!decoded.fixture) {
+                ans = Json{{"error", "steps: " + decoded.error}};
+            } else {
+                Served& s = by_root[root];
+                s.files = std::make_unique<host::RealFiles>(root);
+                s.journal = std::make_unique<host::FileJournal>(root + ".journal.jsonl");
+                s.tool = std::make_unique<UndoTool>(UndoPorts{s.files.get(), nullptr, s.journal.get()});
+                s.task = "served-" + std::to_string(++tasks);
+                const auto fail_at = req.contains("fail_at") && req["fail_at"].is_number_unsigned()
+                                         ? std::optional<std::uint32_t>(req["fail_at"].get<std::uint32_t>()) : std::nullopt;
+                const PostCheck check = [fail_at](std::uint32_t step) -> std::optional<std::string> {
+                    if (fail_at && step == *fail_at) return "injected failure (R0 bench)";
+                    return std::nullopt;
+                };
+                ans = answer(s.tool->run(Task{s.task, decoded.fixture->steps, req.value("allow_irreversible", false)}, check));
+            }
+        } else if (op == "undo") {
+            const auto it = by_root.find(root);
+            ans = it == by_root.end() ? Json{{"error", "no task applied on " + root}} : answer(it->second.tool->undo(it->second.task));
+        } else if (op == "journal") {
+            const auto lines = host::read_journal_lines(root + ".journal.jsonl");
+            ans = Json{{"lines", lines ? Json(*lines) : Json(nullptr)}};
+        } else {
+            ans = Json{{"error", "unknown op \"" + op + "\""}};
+        }
+        std::cout << ans.dump() << "\n" << std::flush;
+    }
+    return exit_ok;
+}
+
+void print_real(const r0::RealBenchResult& b) {
+    std::cout << "R0 on real folders (tool " << printable(b.tool) << "; " << b.fixtures_run << " fixtures on fresh temporary folders, "
+              << b.fixtures_skipped << " with UI steps skipped: no real desktop)\n\n";
+    std::cout << "| fixture | failure point | residue (bytes, modes, tree) | undone/executed | journal | note |\n";
+    for (const auto& r : b.rows) {
+        std::string note = r.note;
+        if (!r.judgement.why.empty() && !r.pass && r.applicable) note += (note.empty() ? "" : "; ") + r.judgement.why.front();
+        std::string residue = r.applicable ? mark(r.judgement.residue) : "n/a";
+        if (r.kind == r0::RowKind::UndoFault && !r.judgement.residue) residue = r.pass ? "left, reported" : "left, NOT reported";
+        std::cout << "| " << r.fixture << " | " << r.point << " | " << residue << " | "
+                  << r.rolled_back << "/" << r.executed << " | " << (r.applicable ? mark(r.judgement.traceability) : "n/a") << " | "
+                  << printable(note) << " |\n";
+    }
+    const auto& f = b.figures;
+    std::cout << "\nR0-residue        " << percent(f.residue) << " (" << f.residue.of << " failure injections on real folders)\n";
+    std::cout << "R0-rollback       " << percent(f.rollback) << "\n";
+    std::cout << "R0-traceability   " << percent(f.traceability) << "\n";
+    std::cout << "normal path + undo restored byte for byte: " << f.normal_undo.ok << "/" << f.normal_undo.of << "\n";
+    std::cout << "undos that themselves failed (no space), reported as failed: " << f.undo_failure_reported.ok << "/"
+              << f.undo_failure_reported.of << "\n";
+    std::cout << (f.all_full() ? "pass: every figure is 100%\n" : "FAIL: a figure is below 100%\n");
+}
+
+int print_crash(const r0::CrashResult& c) {
+    std::cout << "R0 crash at every point (SIGKILL at every journal write and every effect, a write also half-way;\n"
+                 "recovery from the journal alone in a fresh process, itself killed once, then run again)\n\n";
+    std::cout << "| fixture | task | crash points | folder restored | recovery killed, then re-run | first failure |\n";
+    for (const auto& r : c.rows) {
+        std::cout << "| " << r.fixture << " | " << r.mode << " | " << r.crash_points << " | " << r.restored << "/" << r.crash_points
+                  << " | " << r.recovery_crashes << " | " << (r.failures.empty() ? "" : printable(r.failures.front())) << " |\n";
+    }
+    if (!c.error.empty()) std::cout << "error: " << printable(c.error) << "\n";
+    std::cout << "\ncrash points: " << c.crash_points << "; folder byte-identical to before the task after recovery: " << c.restored << "/"
+              << c.crash_points << "; recoveries killed and re-run: " << c.recovery_crashes << "\n";
+    std::cout << (c.pass() ? "pass: every crash point recovered\n" : "FAIL: a crash point did not recover\n");
+    return c.pass() ? exit_ok : exit_violation;
+}
+
+}  // namespace
+
+int cmd_r0(const Argv& argv) {
+    if (!argv.empty() && argv.front() == "campaign") return cmd_r0_campaign(Argv(argv.begin() + 1, argv.end()));
+    if (!argv.empty() && argv.front() == "recover") return cmd_r0_recover(Argv(argv.begin() + 1, argv.end()));
+    if (!argv.empty() && argv.front() == "serve") return cmd_r0_serve();
+    Args args("r0", argv, {"--json", "--help", "--real", "--crash"},
+              {"--adapter", "--fixtures", "--generated", "--seed", "--policy", "--adapter-cmd", "--adapter-timeout-ms"});
+    if (args.flag("--help")) {
+        std::cout << "usage: deskcheck r0 [--json] [--adapter deskcheck|naive] [--fixtures DIR] [--generated N] [--seed S] [--policy P]\n"
+                     "       deskcheck r0 --real [--adapter-cmd CMD [--adapter-timeout-ms MS]] [--fixtures DIR] [--generated N]\n"
+                     "       deskcheck r0 --crash [--fixtures DIR] [--generated N] [--seed S]\n"
+                     "       deskcheck r0 recover DIR\n"
+                     "       deskcheck r0 campaign [--cases N] [--seed S] [--policy P] [--json]\n"
+                     "  --real: the file fixtures on fresh temporary folders; --adapter-cmd: another tool through\n"
+                     "  line-delimited JSON on its stdin/stdout (schema/r0-adapter-1.schema.json; implies --real);\n"
+                     "  --crash: SIGKILL at every journal write and effect, recovery in a fresh process.\n"
+                     "  R0: after a failure injected at every step, every operation (no space, permission denied, a\n"
+                     "  partial write, a UI failure) and into the undo itself, what is left behind. Fixtures: the files\n"
+                     "  of DIR (default corpus/r0) and N generated ones (default 8, seed 1). Figures: R0-residue,\n"
+                     "  R0-rollback, R0-traceability, normal path + undo. Exit 0 all 100%, 1 any below, 2 bad usage.\n";
+        return exit_ok;
+    }
+    const std::string adapter = args.option("--adapter").value_or("deskcheck");
+    const std::string policy_name = args.option("--policy").value_or("current");
+    const auto generated = args.number("--generated");
+    const auto seed = args.number("--seed");
+    if (args.ok() && !r0::make_adapter(adapter)) args.fail("unknown --adapter '" + adapter + "' (deskcheck, naive)");
+    if (args.ok() && generated && *generated > generated_max) args.fail("--generated must be 0.." + std::to_string(generated_max));
+    if (args.ok() && !args.positional().empty()) args.fail("unexpected argument '" + args.positional().front() + "'");
+    r0::PolicyChoice policy = r0::make_policy(policy_name);
+    if (args.ok() && !policy.known) args.fail("unknown --policy '" + policy_name + "'");
+    if (args.ok() && policy.policy && adapter != "deskcheck") args.fail("--policy applies to --adapter deskcheck only");
+    if (!args.ok()) return usage_error("r0", args.error());
+    std::vector<sim::R0Fixture> fixtures;
+    if (auto err = load_fixtures(args.option("--fixtures").value_or("corpus/r0"), fixtures)) return usage_error("r0", printable(*err));
+    const std::size_t from_files = fixtures.size();
+    const std::uint64_t s = seed.value_or(1);
+    for (auto& f : r0::generated_fixtures(s, generated.value_or(default_generated))) fixtures.push_back(std::move(f));
+    const auto adapter_cmd = args.option("--adapter-cmd");
+    if (args.flag("--crash")) {
+        const r0::CrashResult crash = r0::run_crash_bench(fixtures, "/proc/self/exe");
+        if (!args.flag("--json")) return print_crash(crash);
+        Json rows = Json::array();
+        for (const auto& r : crash.rows) {
+            rows.push_back(Json{{"fixture", r.fixture}, {"task", r.mode}, {"crash_points", r.crash_points}, {"restored", r.restored},
+                                {"recovery_crashes", r.recovery_crashes}, {"failures", r.failures}});
+        }
+        std::cout << dump_json(Json{{"rows", rows}, {"crash_points", crash.crash_points}, {"restored", crash.restored},
+                                    {"recovery_crashes", crash.recovery_crashes}, {"error", crash.error}, {"pass", crash.pass()}})
+                  << "\n";
+        return crash.pass() ? exit_ok : exit_violation;
+    }
+    if (args.flag("--real") || adapter_cmd) {
+        const auto timeout = args.number("--adapter-timeout-ms");
+        const int ms = static_cast<int>(std::min<std::uint64_t>(timeout.value_or(r0::adapter_timeout_ms_default), 600'000));
+        const r0::RealBenchResult real = r0::run_real_bench(adapter_cmd.value_or(""), fixtures, ms);
+        if (!real.error.empty()) {
+            std::cerr << "deskcheck r0: " << printable(real.error) << "\n";
+            return exit_usage;
+        }
+        if (args.flag("--json")) std::cout << dump_json(bench_json(r0::R0BenchResult{real.tool, real.rows, real.figures})) << "\n";
+        else print_real(real);
+        return real.figures.all_full() ? exit_ok : exit_violation;
+    }
+    const r0::R0BenchResult result = r0::run_r0_bench(adapter, fixtures, policy.policy.get());
+    if (args.flag("--json")) std::cout << dump_json(bench_json(result)) << "\n";
+    else print_bench(result, from_files, fixtures.size() - from_files, s);
+    return result.figures.all_full() ? exit_ok : exit_violation;
+}
+
+}  // namespace deskcheck::cli

@@ -1,1 +1,0 @@
-// placeholder translation unit for a library whose sources have not landed yet

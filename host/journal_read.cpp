@@ -1,0 +1,117 @@
+// Reading journal lines back (host/journal_read.h).
+#include "host/journal_read.h"
+
+#include <nlohmann/json.hpp>
+
+namespace deskcheck::host {
+namespace {
+
+using Json = nlohmann::json;
+
+std::optional<std::string> str(const Json& j, const char* key) {
+    if (!j.contains(key) || !j[key].is_string()) return std::nullopt;
+    return j[key].get<std::string>();
+}
+
+bool folders(const Json& j, std::vector<std::string>& out) {
+    if (!j.contains("created_folders") || !j["created_folders"].is_array()) return false;
+    for (const Json& f : j["created_folders"]) {
+        if (!f.is_string()) return false;
+        out.push_back(f.get<std::string>());
+    }
+    return true;
+}
+
+std::string read_before(const Json& b, StepOp op, Before& out) {
+    if (!b.is_object()) return "before is not an object";
+    switch (op) {
+        case StepOp::FileWrite: {
+            const auto path = str(b, "path");
+            if (!path || !b.contains("existed") || !b["existed"].is_boolean() || !folders(b, out.created_folders))
+                return "file.write before lacks path/existed/created_folders";
+            out.path = *path;
+            out.existed = b["existed"].get<bool>();
+            if (out.existed) {
+                const auto hex = str(b, "bytes_hex");
+                if (!hex) return "file.write before: existed without bytes_hex";
+                out.bytes = from_hex(*hex);
+                if (!out.bytes) return "file.write before: bad bytes_hex";
+            }
+            return "";
+        }
+        case StepOp::FileMkdir: {
+            const auto path = str(b, "path");
+            if (!path || !folders(b, out.created_folders)) return "file.mkdir before lacks path/created_folders";
+            out.path = *path;
+            return "";
+        }
+        case StepOp::FileMove: {
+            const auto from = str(b, "from");
+            const auto to = str(b, "to");
+            if (!from || !to || !folders(b, out.created_folders)) return "file.move before lacks from/to/created_folders";
+            out.path = *from;
+            out.to = *to;
+            return "";
+        }
+        default: return "a UI step cannot be recovered from a journal file (no desktop in this process)";
+    }
+}
+
+}  // namespace
+
+std::optional<std::string> from_hex(const std::string& hex) {
+    if (hex.size() % 2 != 0) return std::nullopt;
+    std::string out;
+    for (std::size_t i = 0; i < hex.size(); i += 2) {
+        int v = 0;
+        for (std::size_t k = 0; k < 2; ++k) {
+            const char c = hex[i + k];
+            const int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+            if (d < 0) return std::nullopt;
+            v = v * 16 + d;
+        }
+        out.push_back(static_cast<char>(v));
+    }
+    return out;
+}
+
+EntryOrError parse_journal_line(const std::string& line) {
+    const Json j = Json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) return {std::nullopt, "not a JSON object"};
+    JournalEntry e;
+    const auto task = str(j, "task");
+    const auto op = str(j, "op");
+    const auto status = str(j, "status");
+    if (!task || !op || !status || !j.contains("step") || !j["step"].is_number_unsigned()) return {std::nullopt, "lacks task/step/op/status"};
+    e.task = *task;
+    e.step = j["step"].get<std::uint32_t>();
+    const auto o = step_op_from(*op);
+    const auto s = journal_status_from(*status);
+    if (!o) return {std::nullopt, "unknown op '" + *op + "'"};
+    if (!s) return {std::nullopt, "unknown status '" + *status + "'"};
+    e.op = *o;
+    e.status = *s;
+    if (const auto err = str(j, "error")) e.error = *err;
+    if (e.status == JournalStatus::Intent) {
+        if (!j.contains("before")) return {std::nullopt, "an intent without its before-state"};
+        Before b;
+        if (std::string why = read_before(j["before"], e.op, b); !why.empty()) return {std::nullopt, why};
+        e.before = std::move(b);
+    }
+    return {std::move(e), ""};
+}
+
+EntriesOrError parse_journal(const std::vector<std::string>& lines) {
+    EntriesOrError out;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        EntryOrError e = parse_journal_line(lines[i]);
+        if (!e.entry) {
+            out.error = "line " + std::to_string(i + 1) + ": " + e.error;
+            return out;
+        }
+        out.entries.push_back(std::move(*e.entry));
+    }
+    return out;
+}
+
+}  // namespace deskcheck::host

@@ -1,0 +1,127 @@
+// The files port over a real folder, and a journal that appends to a real file (DESIGN "host/",
+// SPEC R-7). POSIX where durability needs it: every mutation is followed by fsync of the file it
+// wrote and of the folder(s) whose entries changed; every journal line is written with one
+// write(2), then fsync'd (and the journal's folder, when the file was created), before the caller
+// acts. Paths are the port's relative ones, joined under the root.
+//
+// Two test hooks, both off by default and deterministic:
+//   CrashPlan  counts *events* (a journal append, a file mutation; a write's bytes count as two:
+//              before it starts, and half-way through) and kills the process with SIGKILL when the
+//              count reaches `at` — the crash-at-every-point harness (properties/r0_real.h).
+//   FaultShim  makes the n-th mutation fail as a real disk would: ENOSPC after half the bytes
+//              (write), ENOSPC (others); the error arrives through the same errno mapping.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/files.h"
+#include "model/journal.h"
+
+namespace deskcheck::host {
+
+struct CrashPlan {
+    std::uint64_t at = 0;      // 0: never; else SIGKILL when event number `at` is reached
+    std::uint64_t events = 0;  // events so far
+    // Counts one event; does not return when it is the planned one.
+    void event();
+};
+
+struct FaultShim {
+    std::uint64_t at = 0;  // 0: never; else mutation number `at` fails with ENOSPC
+    std::uint64_t mutations = 0;
+};
+
+struct OpLog {
+    std::string what;  // write, make_folder, move, remove
+    std::string path;
+    std::string result;  // "ok" or the error
+};
+
+// Another program's file, written right after mutation `after_op` (0: at once) if its folder
+// exists then and the name is free (R-6; the same rule as the simulated world's).
+struct OtherFile {
+    std::size_t after_op = 0;
+    std::string path;
+    std::string bytes;
+};
+
+class RealFiles final : public Files {
+public:
+    RealFiles(std::string root, CrashPlan* crash = nullptr, FaultShim* shim = nullptr);
+    FsResult<std::string> read(std::string_view path) override;
+    FsResult<FsDone> write(std::string_view path, std::string_view bytes) override;
+    FsResult<FsDone> make_folder(std::string_view path) override;
+    FsResult<FsDone> move(std::string_view from, std::string_view to) override;
+    FsResult<FsDone> remove(std::string_view path) override;
+    FsResult<std::vector<std::string>> list(std::string_view path) override;
+    FsResult<FsStat> stat(std::string_view path) override;
+    const std::vector<OpLog>& ops() const { return ops_; }
+    // Other programs' writes; those at 0 happen now. Which happened: others_done().
+    void set_others(std::vector<OtherFile> others);
+    const std::vector<OtherFile>& others_done() const { return others_done_; }
+
+private:
+    std::string full(std::string_view path) const;
+    bool shim_fires();
+    FsResult<FsDone> done(std::string what, std::string_view path, FsResult<FsDone> r);
+    std::string root_;
+    CrashPlan* crash_;
+    FaultShim* shim_;
+    void others_after(std::size_t op);
+    std::vector<OpLog> ops_;
+    std::vector<OtherFile> others_;
+    std::vector<OtherFile> others_done_;
+};
+
+// Appends each line + '\n' to `path` with one write(2), then fsync. Opens with O_APPEND|O_CREAT.
+// A failed append is cut back (ftruncate to the length before it), so a torn line never joins the
+// next one. `shim`: its n-th append fails with ENOSPC after half the line is written.
+class FileJournal final : public JournalSink {
+public:
+    explicit FileJournal(std::string path, CrashPlan* crash = nullptr, FaultShim* shim = nullptr);
+    ~FileJournal() override;
+    FileJournal(const FileJournal&) = delete;
+    FileJournal& operator=(const FileJournal&) = delete;
+    bool append(const std::string& line) override;
+
+private:
+    std::string path_;
+    CrashPlan* crash_;
+    FaultShim* shim_;
+    int fd_ = -1;
+};
+
+// The complete lines of a journal file (a torn last line — no '\n' — is ignored: its effect never
+// started, since a line is durable before its effect). nullopt: the file cannot be read.
+std::optional<std::vector<std::string>> read_journal_lines(const std::string& path);
+
+// errno -> the port's error.
+FsError fs_error_from_errno(int e);
+
+// A real folder's tree, read with lstat: path -> kind, permission bits, bytes. Ground truth.
+struct RealEntry {
+    char kind = 'f';  // 'f' file, 'd' folder, 'l' symlink, '?' other
+    std::uint32_t mode = 0;  // permission bits (07777)
+    std::string bytes;       // file bytes, or the symlink's target
+    friend bool operator==(const RealEntry&, const RealEntry&) = default;
+};
+using RealTree = std::map<std::string, RealEntry>;
+// nullopt + error when the tree cannot be read (bounded: entries_max entries, depth_max levels).
+std::optional<RealTree> snapshot_tree(const std::string& root, std::string& error);
+inline constexpr std::size_t snapshot_entries_max = 4096;
+inline constexpr std::size_t snapshot_depth_max = 32;
+std::vector<std::string> tree_diff(const RealTree& expected, const RealTree& actual, std::size_t lines_max = 8);
+
+// A fresh temporary folder under $TMPDIR (else /tmp), made with mkdtemp. "" + error on failure.
+std::string make_temp_folder(const std::string& prefix, std::string& error);
+// Removes a folder and everything in it (bounded depth; no symlinks followed). False on failure.
+bool remove_tree(const std::string& path);
+
+// Creates the entries of `files` (path -> folder or bytes) under `root`: folders 0755, files 0644.
+bool populate(const std::string& root, const std::map<std::string, std::pair<bool, std::string>>& files, std::string& error);
+
+}  // namespace deskcheck::host

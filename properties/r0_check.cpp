@@ -1,0 +1,385 @@
+// R0 checks (properties/r0_check.h). Own reference interpreter, own journal parser (nlohmann),
+// own hex: nothing here calls the undo tool.
+#include "properties/r0_check.h"
+
+#include <algorithm>
+#include <array>
+#include <nlohmann/json.hpp>
+
+namespace deskcheck::r0 {
+namespace {
+
+using Json = nlohmann::json;
+using sim::FsEntry;
+using sim::WorldState;
+
+// The journal's operation names (the format, SPEC R-7), spelled here once more on purpose.
+constexpr std::array<std::string_view, 6> op_names{"file.write", "file.mkdir", "file.move", "ui.type", "ui.move", "ui.invoke"};
+std::string_view op_name(StepOp op) { return op_names[static_cast<std::size_t>(op)]; }
+
+std::string hex(const std::string& bytes) {
+    static constexpr char digits[] = "0123456789abcdef";
+    std::string out;
+    for (const char c : bytes) {
+        const auto u = static_cast<unsigned char>(c);
+        out += digits[u >> 4];
+        out += digits[u & 0xf];
+    }
+    return out;
+}
+
+std::vector<std::string> ancestors(const std::string& path) {
+    std::vector<std::string> out;
+    for (std::size_t i = path.find('/'); i != std::string::npos; i = path.find('/', i + 1)) out.push_back(path.substr(0, i));
+    return out;
+}
+
+// The folders among `chain` (top-down) missing in `fs`; nullopt when a file is in the way.
+std::optional<std::vector<std::string>> missing(const sim::FsTree& fs, const std::vector<std::string>& chain) {
+    std::vector<std::string> out;
+    for (const std::string& f : chain) {
+        const auto it = fs.find(f);
+        if (!out.empty() || it == fs.end()) out.push_back(f);
+        else if (!it->second.folder) return std::nullopt;
+    }
+    return out;
+}
+
+const sim::R0Window* find_window(const WorldState& s, WindowId w) {
+    for (const auto& win : s.windows) {
+        if (win.id == w) return &win;
+    }
+    return nullptr;
+}
+
+const sim::R0Control* find_control(const WorldState& s, WindowId w, ElementId e) {
+    const sim::R0Window* win = find_window(s, w);
+    if (win == nullptr) return nullptr;
+    for (const auto& c : win->controls) {
+        if (c.id == e) return &c;
+    }
+    return nullptr;
+}
+
+std::optional<Before> file_before(const WorldState& s, const TaskStep& step) {
+    Before b;
+    b.path = step.path;
+    b.to = step.to;
+    std::vector<std::string> chain = ancestors(step.op == StepOp::FileMove ? step.to : step.path);
+    if (step.op == StepOp::FileMkdir) chain.push_back(step.path);
+    auto created = missing(s.fs, chain);
+    if (!created) return std::nullopt;
+    b.created_folders = *created;
+    if (step.op == StepOp::FileMove) {
+        if (s.fs.count(step.path) == 0 || s.fs.count(step.to) != 0) return std::nullopt;
+    } else if (step.op == StepOp::FileWrite) {
+        const auto it = s.fs.find(step.path);
+        if (it != s.fs.end() && it->second.folder) return std::nullopt;
+        b.existed = it != s.fs.end();
+        if (b.existed) b.bytes = it->second.bytes;
+    }
+    return b;
+}
+
+std::optional<Before> ui_before(const WorldState& s, const TaskStep& step) {
+    Before b;
+    b.window = step.window;
+    b.element = step.element;
+    const sim::R0Window* win = find_window(s, step.window);
+    if (win == nullptr) return std::nullopt;
+    if (step.op == StepOp::UiMove) {
+        b.rect = win->bounds;
+        return b;
+    }
+    if (step.op == StepOp::UiInvoke) {
+        b.irreversible = true;
+        return b;
+    }
+    const sim::R0Control* c = find_control(s, step.window, step.element);
+    if (c == nullptr || c->button || !c->readable || !c->enabled || win->framework == Framework::Electron) return std::nullopt;
+    b.value = c->value;
+    b.writer = win->framework == Framework::Win32 ? ValueWriter::KeyboardFallback : ValueWriter::ValuePattern;
+    return b;
+}
+
+void reference_apply(WorldState& s, const TaskStep& step, const Before& b) {
+    switch (step.op) {
+        case StepOp::FileWrite:
+        case StepOp::FileMkdir:
+        case StepOp::FileMove:
+            for (const auto& f : b.created_folders) s.fs[f] = FsEntry{true, ""};
+            if (step.op == StepOp::FileWrite) s.fs[step.path] = FsEntry{false, step.bytes};
+            if (step.op == StepOp::FileMove) {
+                std::vector<std::pair<std::string, FsEntry>> moved;
+                for (auto it = s.fs.begin(); it != s.fs.end();) {
+                    if (it->first == step.path || it->first.rfind(step.path + "/", 0) == 0) {
+                        moved.emplace_back(step.to + it->first.substr(step.path.size()), it->second);
+                        it = s.fs.erase(it);
+                    } else {
+                        ++it;
+                    }
+                }
+                for (auto& [p, e] : moved) s.fs[p] = e;
+            }
+            return;
+        case StepOp::UiType:
+            for (auto& w : s.windows) {
+                for (auto& c : w.controls) {
+                    if (w.id == step.window && c.id == step.element) c.value = step.text;
+                }
+            }
+            return;
+        case StepOp::UiMove:
+            for (auto& w : s.windows) {
+                if (w.id == step.window) w.bounds = step.rect;
+            }
+            return;
+        case StepOp::UiInvoke: return;
+    }
+}
+
+// Does the journal's `before` object say exactly what the reference says? Empty: yes.
+std::string compare_before(const Json& j, StepOp op, const Before& b) {
+    if (!j.is_object()) return "no before-state object";
+    Json want;
+    switch (op) {
+        case StepOp::FileWrite:
+            want = {{"path", b.path}, {"existed", b.existed}, {"bytes_hex", b.bytes ? Json(hex(*b.bytes)) : Json(nullptr)},
+                    {"created_folders", b.created_folders}};
+            break;
+        case StepOp::FileMkdir: want = {{"path", b.path}, {"created_folders", b.created_folders}}; break;
+        case StepOp::FileMove: want = {{"from", b.path}, {"to", b.to}, {"created_folders", b.created_folders}}; break;
+        case StepOp::UiType:
+            want = {{"window", b.window}, {"element", b.element}, {"value", b.value ? Json(*b.value) : Json(nullptr)},
+                    {"writer", b.writer == ValueWriter::KeyboardFallback ? "keyboard_fallback" : "value_pattern"}};
+            break;
+        case StepOp::UiMove: want = {{"window", b.window}, {"rect", {b.rect.left, b.rect.top, b.rect.right, b.rect.bottom}}}; break;
+        case StepOp::UiInvoke: want = {{"window", b.window}, {"element", b.element}, {"irreversible", true}}; break;
+    }
+    for (const auto& [key, value] : want.items()) {
+        if (!j.contains(key)) return "before-state lacks \"" + key + "\"";
+        if (j.at(key) != value) return "before-state \"" + key + "\" is " + j.at(key).dump() + ", expected " + value.dump();
+    }
+    if (j.size() != want.size()) return "before-state has fields beyond " + want.dump();
+    return "";
+}
+
+struct Line {
+    std::uint32_t step = 0;
+    std::string status;
+    Json before;
+};
+
+// Parses and checks the fields every line must carry. Empty string: fine.
+std::string parse_line(const std::string& text, const R0Run& run, Line& out) {
+    const Json j = Json::parse(text, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) return "not a JSON object: " + text;
+    if (!j.contains("task") || !j["task"].is_string() || j["task"] != run.report.task_id || run.report.task_id.empty())
+        return "task id is not the report's (\"" + run.report.task_id + "\"): " + text;
+    if (!j.contains("step") || !j["step"].is_number_unsigned()) return "no step id: " + text;
+    out.step = j["step"].get<std::uint32_t>();
+    if (out.step < 1 || out.step > run.fixture->steps.size()) return "step id out of range: " + text;
+    if (!j.contains("op") || j["op"] != op_name(run.fixture->steps[out.step - 1].op)) return "operation is not step " + std::to_string(out.step) + "'s: " + text;
+    if (!j.contains("status") || !j["status"].is_string()) return "no status: " + text;
+    out.status = j["status"].get<std::string>();
+    const bool known = out.status == "intent" || out.status == "failed" || out.status == "refused" || out.status == "undone" ||
+                       out.status == "undo_failed" || out.status == "not_undoable" || out.status == "done";
+    if (!known) return "unknown status: " + text;
+    if (out.status == "intent") {
+        if (!j.contains("before")) return "an intent without its before-state: " + text;
+        out.before = j["before"];
+    }
+    return "";
+}
+
+bool is_undo(const std::string& s) { return s == "undone" || s == "undo_failed" || s == "not_undoable"; }
+
+std::string check_journal(const R0Run& run) {
+    if (!run.journal) return "the tool keeps no journal";
+    std::vector<Line> lines;
+    for (const std::string& text : *run.journal) {
+        Line l;
+        if (std::string e = parse_line(text, run, l); !e.empty()) return e;
+        lines.push_back(std::move(l));
+    }
+    if (lines.empty()) return "no journal line for task \"" + run.report.task_id + "\"";
+    std::size_t i = 0;
+    std::uint32_t intents = 0;
+    for (; i < lines.size() && lines[i].status == "intent"; ++i) {
+        if (lines[i].step != intents + 1) return "intent for step " + std::to_string(lines[i].step) + " where step " + std::to_string(intents + 1) + " was due";
+        ++intents;
+        const auto want = reference_before(run.fixture->initial, run.fixture->steps, intents - 1);
+        if (!want) return "an intent for step " + std::to_string(intents) + ", which cannot run there";
+        if (std::string e = compare_before(lines[i].before, run.fixture->steps[intents - 1].op, *want); !e.empty())
+            return "step " + std::to_string(intents) + ": " + e;
+    }
+    const bool failed = !run.normal_then_undo;
+    if (!failed) {  // the normal path finished: one `done` line naming the last step, then the undo
+        const auto last = static_cast<std::uint32_t>(run.fixture->steps.size());
+        if (i == lines.size() || lines[i].status != "done") return "no done line after the last step of the finished task";
+        if (lines[i].step != last) return "the done line names step " + std::to_string(lines[i].step) + ", not the last (" + std::to_string(last) + ")";
+        ++i;
+    }
+    if (failed) {
+        if (i == lines.size() || (lines[i].status != "failed" && lines[i].status != "refused"))
+            return "no failed line for the failed step";
+        const std::uint32_t f = lines[i].step;
+        if (lines[i].status == "refused") {
+            if (intents != 0) return "a refusal after steps had acted";
+            if (!not_undoable(*run.fixture, f - 1) && reference_before(run.fixture->initial, run.fixture->steps, f - 1))
+                return "refused step " + std::to_string(f) + ", which can be undone";
+        } else {
+            if (f != intents && f != intents + 1) return "the failed line names step " + std::to_string(f) + " after intents up to " + std::to_string(intents);
+            if (run.failed_after_step && f > *run.failed_after_step) return "the failed line names step " + std::to_string(f) + ", after the injected failure";
+        }
+        ++i;
+    }
+    for (std::uint32_t want = intents; want >= 1; --want, ++i) {
+        if (i == lines.size() || !is_undo(lines[i].status)) return "no undo line for step " + std::to_string(want);
+        if (lines[i].step != want) return "undo line for step " + std::to_string(lines[i].step) + " where step " + std::to_string(want) + " was due (last step first)";
+        const bool failed_line = lines[i].status == "undo_failed";
+        const bool claimed = std::count(run.report.undo_failed_steps.begin(), run.report.undo_failed_steps.end(), want) != 0;
+        if (failed_line != claimed) return "step " + std::to_string(want) + ": journal and report disagree on whether its undo failed";
+    }
+    if (i != lines.size()) return "unexpected line after the rollback: " + (*run.journal)[i];
+    return "";
+}
+
+// The paths and readings step `index` touches: its target (and a move's destination), the folders
+// it created (per the reference), the control it typed into, the window it moved.
+bool owns(const R0Run& run, std::size_t index, const std::string& component) {
+    const TaskStep& s = run.fixture->steps[index];
+    switch (s.op) {
+        case StepOp::FileWrite:
+        case StepOp::FileMkdir:
+        case StepOp::FileMove: {
+            if (component == "file " + s.path || (s.op == StepOp::FileMove && component == "file " + s.to)) return true;
+            const auto ref = reference_before(run.fixture->initial, run.fixture->steps, index);
+            if (!ref) return false;
+            return std::any_of(ref->created_folders.begin(), ref->created_folders.end(),
+                               [&](const std::string& f) { return component == "file " + f; });
+        }
+        case StepOp::UiType: return component == "value " + std::to_string(s.window) + "/" + std::to_string(s.element);
+        case StepOp::UiMove: return component == "geometry " + std::to_string(s.window);
+        case StepOp::UiInvoke: return component == "invoked";
+    }
+    return false;
+}
+
+std::vector<std::string> unowned_differences(const R0Run& run, const WorldState& expected) {
+    const WorldState& actual = run.final_state;
+    std::vector<std::string> diffs;
+    for (const auto& [path, e] : expected.fs) {
+        const auto it = actual.fs.find(path);
+        if (it == actual.fs.end() || !(it->second == e)) diffs.push_back("file " + path);
+    }
+    for (const auto& [path, e] : actual.fs) {
+        if (expected.fs.count(path) == 0) diffs.push_back("file " + path);
+    }
+    for (const auto& w : expected.windows) {
+        const auto* aw = find_window(actual, w.id);
+        if (aw != nullptr && !(aw->bounds == w.bounds)) diffs.push_back("geometry " + std::to_string(w.id));
+        for (const auto& c : w.controls) {
+            const auto* ac = find_control(actual, w.id, c.id);
+            if (ac != nullptr && ac->value != c.value) diffs.push_back("value " + std::to_string(w.id) + "/" + std::to_string(c.id));
+        }
+    }
+    if (expected.invoked != actual.invoked) diffs.push_back("invoked");
+    std::vector<std::uint32_t> failed = run.report.undo_failed_steps;
+    failed.insert(failed.end(), run.report.not_undoable_steps.begin(), run.report.not_undoable_steps.end());
+    std::vector<std::string> unowned;
+    for (const std::string& d : diffs) {
+        const bool owned = std::any_of(failed.begin(), failed.end(), [&](std::uint32_t step) {
+            return step >= 1 && step <= run.fixture->steps.size() && owns(run, step - 1, d);
+        });
+        if (!owned) unowned.push_back(d);
+    }
+    return unowned;
+}
+
+}  // namespace
+
+bool not_undoable(const sim::R0Fixture& f, std::size_t index) {
+    const TaskStep& s = f.steps.at(index);
+    if (s.op == StepOp::UiInvoke) return true;
+    if (s.op != StepOp::UiType) return false;
+    const auto b = reference_before(f.initial, f.steps, index);
+    return b && b->writer == ValueWriter::KeyboardFallback && !b->value;
+}
+
+std::optional<Before> reference_before(const WorldState& initial, const std::vector<TaskStep>& steps, std::size_t index) {
+    WorldState s = initial;
+    for (std::size_t i = 0; i <= index && i < steps.size(); ++i) {
+        const TaskStep& step = steps[i];
+        const bool file = step.op == StepOp::FileWrite || step.op == StepOp::FileMkdir || step.op == StepOp::FileMove;
+        auto b = file ? file_before(s, step) : ui_before(s, step);
+        if (!b || i == index) return b;
+        reference_apply(s, step, *b);
+    }
+    return std::nullopt;
+}
+
+WorldState expected_after(const sim::R0Fixture& f, const sim::WorldTruth& truth, const std::vector<std::string>& allowed_invoked) {
+    WorldState s = f.initial;
+    for (const auto& o : truth.others_done) sim::add_file(s.fs, o.path, o.bytes);
+    s.invoked = allowed_invoked;
+    return s;
+}
+
+R0Judgement judge_r0_run(const R0Run& run) {
+    R0Judgement j;
+    const sim::R0Fixture& f = *run.fixture;
+    // Irreversible effects may stay only when the task allowed them and the report says so.
+    std::vector<std::string> allowed;
+    for (const std::string& inv : run.final_state.invoked) {
+        bool declared = false;
+        for (const std::uint32_t step : run.report.not_undoable_steps) {
+            const TaskStep& s = f.steps.at(step - 1);
+            declared = declared || (run.allow_irreversible && s.op == StepOp::UiInvoke &&
+                                    inv == std::to_string(s.window) + "/" + std::to_string(s.element));
+        }
+        if (declared) allowed.push_back(inv);
+    }
+    WorldState expected = expected_after(f, run.truth, allowed);
+    // A value the task allowed to change although it cannot be written back, declared so, may stay.
+    for (const std::uint32_t step : run.report.not_undoable_steps) {
+        const TaskStep& s = f.steps.at(step - 1);
+        if (!run.allow_irreversible || s.op != StepOp::UiType || !not_undoable(f, step - 1)) continue;
+        const sim::R0Control* actual = find_control(run.final_state, s.window, s.element);
+        for (auto& w : expected.windows) {
+            for (auto& c : w.controls) {
+                if (actual != nullptr && w.id == s.window && c.id == s.element) c.value = actual->value;
+            }
+        }
+    }
+    j.residue = expected == run.final_state;
+    if (!j.residue) {
+        for (auto& line : sim::state_diff(expected, run.final_state)) j.why.push_back("residue: " + line);
+    }
+    // Every difference left must be owned by a step the report says was not restored.
+    const std::vector<std::string> unowned = unowned_differences(run, expected);
+    const bool claims_true = unowned.empty();
+    for (const std::string& d : unowned) j.why.push_back("not restored, yet no step owning it is reported failed: " + d);
+    j.honest = claims_true;
+    const bool changed = std::any_of(run.truth.ops.begin(), run.truth.ops.end(), [](const sim::OpRecord& o) { return o.result == "ok"; });
+    const std::size_t undone = run.report.rolled_back + run.report.not_undoable_steps.size();
+    j.rollback = claims_true && undone == run.report.executed && (!changed || run.report.executed > 0) &&
+                 run.report.undo_failed_steps.empty();
+    if (!j.rollback)
+        j.why.push_back("rollback: " + std::to_string(run.report.rolled_back) + " undone of " + std::to_string(run.report.executed) + " executed");
+    const std::string trace = check_journal(run);
+    j.traceability = trace.empty();
+    if (!j.traceability) j.why.push_back("traceability: " + trace);
+    return j;
+}
+
+std::optional<std::string> failure_leaves_nothing(const R0Run& run) {
+    const R0Judgement j = judge_r0_run(run);
+    // An undo that itself failed (the fault hit the rollback) cannot leave nothing: it must be
+    // reported — every difference owned by a step reported failed — and journaled.
+    const bool undo_failed = !run.report.undo_failed_steps.empty();
+    if (undo_failed ? (j.honest && j.traceability) : j.all()) return std::nullopt;
+    return j.why.empty() ? std::string("failure_leaves_nothing") : j.why.front();
+}
+
+}  // namespace deskcheck::r0

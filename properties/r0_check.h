@@ -1,0 +1,73 @@
+// R0 checks (R-1..R-7): what a failed run left behind, judged from the fixture and the world's
+// ground truth alone — never by calling the tool's helpers. The expected before-states are
+// recomputed by a reference interpreter of the steps written here, not taken from the tool.
+//
+//   residue        the world after the rollback equals the world before, plus what other programs
+//                  wrote meanwhile (kept, with the folders they need), plus irreversible effects the
+//                  task allowed and the report says cannot be undone;
+//   rollback       every step that may have changed something is reported undone, and what each
+//                  step touched is back as it was: a claim "restored" that is not true fails it;
+//   traceability   every journal line is checked field by field: task id (the report's, non-empty),
+//                  step id, operation, status, and for each `intent` line the before-state the
+//                  reference interpreter computes; intents 1..j in order, one `failed` (or
+//                  `refused`) line for the failed step, one undo line per intent, last step first.
+// failure_leaves_nothing = all three, plus: an undo that failed is reported as failed.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/journal.h"
+#include "sim/r0_world.h"
+
+namespace deskcheck::r0 {
+
+// What an adapter reports for one apply (or one undo).
+struct ApplyReport {
+    std::string task_id;
+    bool finished = false;        // every step done (the normal path)
+    bool refused = false;
+    std::size_t executed = 0;     // steps that may have changed something
+    std::size_t rolled_back = 0;  // steps reported undone and restored
+    std::vector<std::uint32_t> restored_steps;
+    std::vector<std::uint32_t> undo_failed_steps;
+    std::vector<std::uint32_t> not_undoable_steps;
+};
+
+// One run to judge: the fixture, where it was made to fail, and what came out.
+struct R0Run {
+    const sim::R0Fixture* fixture = nullptr;
+    bool allow_irreversible = false;
+    std::optional<std::uint32_t> failed_after_step;  // the post-check of this step failed
+    std::optional<sim::OpFault> fault;               // this operation failed
+    bool normal_then_undo = false;                   // the normal path, then undo
+    bool normal_finished = true;                     // normal path: the apply finished (else no undo ran)
+    sim::WorldState final_state;
+    sim::WorldTruth truth;
+    ApplyReport report;                              // of the apply (normal path: of the undo)
+    std::optional<std::vector<std::string>> journal; // nullopt: the tool keeps none
+};
+
+struct R0Judgement {
+    bool residue = false;
+    bool rollback = false;
+    bool traceability = false;
+    bool honest = false;  // every "restored" claim is true; a failed undo is reported
+    std::vector<std::string> why;
+    bool all() const { return residue && rollback && traceability && honest; }
+};
+
+// The reference: the before-state step `index` (0-based) needs, from the world before the task
+// and the steps before it (nullopt: the step cannot run there, e.g. its source is missing).
+std::optional<Before> reference_before(const sim::WorldState& initial, const std::vector<TaskStep>& steps, std::size_t index);
+// Whether step `index` cannot be undone (an invoke; a fallback-only field that held no value).
+bool not_undoable(const sim::R0Fixture& f, std::size_t index);
+sim::WorldState expected_after(const sim::R0Fixture& f, const sim::WorldTruth& truth, const std::vector<std::string>& allowed_invoked);
+
+R0Judgement judge_r0_run(const R0Run& run);
+// The property: nullopt when it holds, else the first reason.
+std::optional<std::string> failure_leaves_nothing(const R0Run& run);
+
+}  // namespace deskcheck::r0
