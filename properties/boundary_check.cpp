@@ -161,6 +161,14 @@ CheckResult dependent_step_only_after_observed(const sim::Scenario& scenario, co
             if (other != truth.effects.end()) {
                 return CheckResult::cannot_judge("another actor wrote what the dependency writes meanwhile (W-5)");
             }
+            // S-7: an earlier step's effect that landed beyond its app's declared latency bound,
+            // after the tool had waited for it, can make the reading before look like no write yet.
+            const auto overrun = std::find_if(truth.effects.begin(), truth.effects.end(), [&](const sim::Effect& e) {
+                return e.overrun && e.at_ms <= t && e.step != static_cast<std::int32_t>(d) && (!w.element || e.element == *w.element);
+            });
+            if (overrun != truth.effects.end() && run.rules == "current") {
+                return CheckResult::cannot_judge("an earlier effect on what the dependency writes landed beyond its app's declared latency bound (S-7)");
+            }
             // From when step d began (the harness's clock, not the tool's report): its reading before.
             const auto began = std::find_if(run.timings.begin(), run.timings.end(), [&](const StepTiming& st) { return st.step == d; });
             const std::string seen = began != run.timings.end() ? whose_write_was_seen(truth, d, w, began->began_ms, t) : "";
