@@ -1,7 +1,7 @@
 // deskcheck nightly [--minutes M] [--jobs N] [--json] [--rules R] [--out DIR] [--seed S]
 //                   [--fuzz-build DIR] [--no-fuzz] [--campaign-cases N] [--wait]
 //                   [--mutate-rules-cases N] [--mutate-rules-baseline FILE] [--mutation NAME (self-tests)]
-// The main CI job (README "For CI owners"): a property campaign from a fresh seed (the date and the
+// The main CI job (README "For CI owners"): a property campaign (and one under the published rules) from a fresh seed (the date and the
 // git commit: varied, yet reproducible), each fuzz target under libFuzzer for its share of the
 // work, `deskcheck mutate-rules` over every rule table (surviving mutations not explained in
 // corpus/mutate-rules/explained.json are warnings), new inputs merged into corpus/<target>/, every crash converted and shrunk into
@@ -80,7 +80,10 @@ constexpr auto lock_poll = std::chrono::milliseconds(200);
 // The budget's shares, in percent: the campaign, then each fuzz target (same order as targets).
 // Each share is turned into a count of work at a nominal rate (this machine's, README "Benchmarks"):
 // the count is the night; the clock stops a part only after clock_stop_factor times its share.
-constexpr std::uint32_t campaign_share_pct = 15;
+constexpr std::uint32_t campaign_share_pct = 11;
+// The same campaign under the `published` rules (issue 10): its debts D-1..D-3 are known debts, any
+// other violation a finding. Not run when the night already runs `published` or plants a mutation.
+constexpr std::uint32_t published_share_pct = 4;
 // R0 (failure_leaves_nothing over generated desktops, properties/r0_campaign.h): its own share.
 constexpr std::uint32_t r0_share_pct = 5;
 constexpr std::uint32_t r0_cases_per_s = 5'000;
@@ -101,7 +104,7 @@ constexpr TargetShare target_shares[] = {{"fuzz_batch", 25, 1'500},
                                          {"fuzz_locator", 10, 13'000},
                                          {"fuzz_observation", 10, 19'000}};
 constexpr std::uint32_t shares_total_pct() {
-    std::uint32_t total = campaign_share_pct + r0_share_pct + mutate_rules_share_pct;
+    std::uint32_t total = campaign_share_pct + published_share_pct + r0_share_pct + mutate_rules_share_pct;
     for (const auto& t : target_shares) total += t.pct;
     return total;
 }
@@ -120,7 +123,9 @@ constexpr const char* nightly_help =
     "usage: deskcheck nightly [--minutes M] [--jobs N] [--json] [--rules published|current] [--out DIR]\n"
     "                         [--seed S] [--fuzz-build DIR] [--no-fuzz] [--campaign-cases N] [--wait]\n"
     "                         [--mutate-rules-cases N] [--mutate-rules-baseline FILE]\n"
-    "  The main CI job: a property campaign (15% of the budget), the R0 campaign failure_leaves_nothing\n"
+    "  The main CI job: a property campaign (11% of the budget) under --rules (default current), the\n"
+    "  same under the published rules (4%: its debts D-1..D-3 are known debts, any other violation a\n"
+    "  finding; not with --rules published or --mutation), the R0 campaign failure_leaves_nothing\n"
     "  (5%), mutate-rules over every rule table (10%;\n"
     "  a surviving mutation not explained in FILE, default corpus/mutate-rules/explained.json, is a\n"
     "  warning) and each fuzz target under libFuzzer\n"
@@ -133,7 +138,8 @@ constexpr const char* nightly_help =
     "  the same night; the clock stops a part only at twice its share (then a warning says so).\n"
     "  --minutes M      nominal budget (default 2)      --jobs N   libFuzzer -fork=N (default 1)\n"
     "  --seed S         reuse a nightly's seed (default: from today's date and the git commit)\n"
-    "  --campaign-cases N  the campaign's cases (default: from --minutes)\n"
+    "  --campaign-cases N  the campaign's cases (default: from --minutes); the published campaign's\n"
+    "                   are 4/11 of them\n"
     "  --mutate-rules-cases N  mutate-rules' cases per mutant (default: from --minutes)\n"
     "  --mutate-rules-baseline FILE  the explained survivors (default corpus/mutate-rules/explained.json)\n"
     "  --fuzz-build DIR the fuzz preset's tree (default build/fuzz; make it with\n"
@@ -156,6 +162,7 @@ struct Settings {
     bool no_fuzz = false;
     bool wait_for_lock = false;
     std::uint64_t campaign_cases = 0;
+    std::uint64_t published_cases = 0;  // the published rules' campaign alongside
     std::uint64_t mutate_rules_cases = 0;
     fs::path mutate_rules_baseline;
     std::string rules = "current";
@@ -180,12 +187,19 @@ struct Round {
     std::uint64_t seed = 0;
     std::uint32_t cases = 0;
     double seconds = 0;
+    std::string rules;
+};
+
+// One rule set's property campaign: its rounds and their totals.
+struct CampaignPart {
+    std::vector<Round> rounds;
+    props::CampaignResult campaign;  // totals over the rounds
+    double seconds = 0;
 };
 
 struct Summary {
-    std::vector<Round> rounds;
-    props::CampaignResult campaign;  // totals over the rounds
-    double campaign_seconds = 0;
+    CampaignPart main;               // under --rules (current by default)
+    CampaignPart published;          // the published rules alongside (empty when not run)
     std::string fuzz_skipped;
     std::vector<FuzzRun> fuzz;
     std::size_t determinism_replayed = 0;
@@ -291,6 +305,8 @@ std::optional<Settings> parse(Args& args) {
     s.no_fuzz = args.flag("--no-fuzz");
     s.wait_for_lock = args.flag("--wait");
     s.campaign_cases = campaign_cases.value_or(std::uint64_t{s.budget_s} * campaign_share_pct / 100 * campaign_cases_per_s);
+    // --campaign-cases scales both campaigns in the ratio of their shares.
+    s.published_cases = std::max<std::uint64_t>(1, s.campaign_cases * published_share_pct / campaign_share_pct);
     s.mutate_rules_cases = mutate_cases.value_or(
         std::min<std::uint64_t>(mutate_rules_cases_max, std::uint64_t{s.budget_s} * mutate_rules_share_pct / 100 * mutate_rules_cases_per_s));
     s.checkout = find_checkout(fs::current_path()).value_or(fs::current_path());
@@ -312,7 +328,7 @@ std::uint64_t runs_of(const Settings& s, const TargetShare& t) { return std::uin
 
 std::string run_command(const Settings& s, const Round& r) {
     std::string cmd = "deskcheck run --seed " + std::to_string(r.seed) + " --cases " + std::to_string(r.cases) +
-                      " --rules " + s.rules;
+                      " --rules " + r.rules;
     if (s.mutation != Mutation::None) cmd += " --mutation " + std::string(to_string(s.mutation));
     return cmd;
 }
@@ -327,11 +343,17 @@ fs::path default_out(const Settings& s) {
 // The header of a self-test's counterexample names its mutation: the file replays as it is.
 std::string replay_command(const std::string& file) { return "deskcheck replay " + file; }
 
+// The published rules run alongside the night's own (issue 10): not when it already runs them, and
+// not under a planted mutation (a self-test of its own).
+bool runs_published_part(const Settings& s) { return s.rules != "published" && s.mutation == Mutation::None; }
+
 void print_header(const Settings& s, std::ostream& out) {
     out << "deskcheck nightly: seed " << s.seed << " (" << hex(s.seed) << ", "
         << (s.seed_given ? "given with --seed" : "from date " + s.date + " and commit " + s.commit.substr(0, 12)) << ")\n"
         << "  drawn: rules " << s.rules << ", tool mutation " << to_string(s.mutation) << "; budget " << s.budget_s
-        << " s counted as: campaign " << s.campaign_cases << " cases, mutate-rules " << s.mutate_rules_cases
+        << " s counted as: campaign " << s.campaign_cases << " cases"
+        << (runs_published_part(s) ? ", published campaign " + std::to_string(s.published_cases) + " cases" : std::string())
+        << ", mutate-rules " << s.mutate_rules_cases
         << " cases per mutant";
     for (const auto& t : target_shares) out << ", " << t.name << " " << runs_of(s, t) << " runs";
     out << " (the clock stops a part at twice its share); jobs " << s.jobs << "\n  fuzz build "
@@ -375,16 +397,16 @@ std::string write_page(const std::string& file, Mutation mutation, const std::st
     return page.path;
 }
 
-void keep_counterexamples(const Settings& s, const props::CampaignResult& r, Summary& out) {
+void keep_counterexamples(const Settings& s, const Round& round, const props::CampaignResult& r, Summary& out) {
     for (const auto& c : r.counterexamples) {
         const bool known = std::any_of(out.findings.begin(), out.findings.end(),
                                        [&](const Finding& f) { return f.source == "campaign" && f.property == c.property; });
         if (known) continue;  // one counterexample per property per night
-        const Written w = write_counterexample(c, s.rules, s.out, s.mutation, true);
+        const Written w = write_counterexample(c, round.rules, s.out, s.mutation, true);
         if (!w.error.empty()) {
             out.infra_errors.push_back("counterexample of " + c.property + " not written: " + w.error);
             out.findings.push_back({"campaign", c.property, c.summary + " (NOT written: " + w.error + ")", "",
-                                    run_command(s, out.rounds.back()), true, ""});
+                                    run_command(s, round), true, ""});
             progress("campaign: " + c.summary + " -> NOT written: " + w.error);
             continue;
         }
@@ -406,7 +428,7 @@ props::CampaignOptions campaign_options(const Settings& s, const Round& round, c
     props::CampaignOptions o;
     o.seed = round.seed;
     o.cases = round.cases;
-    o.rules = s.rules;
+    o.rules = round.rules;
     o.mutation = s.mutation;
     o.agent_retries = true;
     o.shrink = true;
@@ -416,19 +438,21 @@ props::CampaignOptions campaign_options(const Settings& s, const Round& round, c
 
 // Rounds of generated cases (200, then twice as many each round up to 20,000) until the counted
 // cases are done; each round has its own seed (reproduce it with `deskcheck run --seed ...
-// --cases ...`). The clock stops it only at clock_stop_factor times its share; a signal at the
-// next case.
-void run_campaign_part(const Settings& s, Summary& out) {
+// --cases ... --rules ...`). The clock stops it only at clock_stop_factor times its share; a
+// signal at the next case. `seed_salt` keeps the published rounds' seeds apart from the main ones.
+void run_campaign_rounds(const Settings& s, const std::string& rules, std::uint64_t planned, std::uint32_t share_pct,
+                         std::uint64_t seed_salt, CampaignPart& part, Summary& out) {
     const auto began = Clock::now();
-    const auto clock_stop = began + std::chrono::seconds(clock_stop_s(s, campaign_share_pct));
+    const auto clock_stop = began + std::chrono::seconds(clock_stop_s(s, share_pct));
     bool out_of_time = false;
-    out.campaign.seed = s.seed;
-    out.campaign.rules = s.rules;
+    part.campaign.seed = s.seed;
+    part.campaign.rules = rules;
+    const std::string label = rules == s.rules ? "property campaign" : rules + " campaign";
     std::uint64_t done = 0;
     std::uint32_t cases = first_round_cases;
-    for (std::uint32_t r = 0; r < rounds_max && done < s.campaign_cases; ++r) {
-        Round round{props::case_seed(s.seed, r + 1),
-                    static_cast<std::uint32_t>(std::min<std::uint64_t>(cases, s.campaign_cases - done)), 0};
+    for (std::uint32_t r = 0; r < rounds_max && done < planned; ++r) {
+        Round round{props::case_seed(s.seed ^ seed_salt, r + 1),
+                    static_cast<std::uint32_t>(std::min<std::uint64_t>(cases, planned - done)), 0, rules};
         props::CampaignOptions o = campaign_options(s, round, out);
         o.stop = [&] {
             if (Clock::now() >= clock_stop) out_of_time = true;
@@ -438,23 +462,35 @@ void run_campaign_part(const Settings& s, Summary& out) {
         const props::CampaignResult result = props::run_campaign(o);
         round.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
         round.cases = result.cases;
-        add_campaign(out.campaign, result);
-        out.rounds.push_back(round);
+        add_campaign(part.campaign, result);
+        part.rounds.push_back(round);
         done += round.cases;
-        progress("campaign round " + std::to_string(r + 1) + ": " + std::to_string(round.cases) + " cases in " +
+        progress(label + " round " + std::to_string(r + 1) + ": " + std::to_string(round.cases) + " cases in " +
                  std::to_string(round.seconds).substr(0, 5) + " s (" + run_command(s, round) + ")");
-        keep_counterexamples(s, result, out);
+        keep_counterexamples(s, round, result, out);
         if (result.stopped) break;
         cases = std::min(cases * 2, round_cases_max);
     }
-    out.campaign_seconds = std::chrono::duration<double>(Clock::now() - began).count();
+    part.seconds = std::chrono::duration<double>(Clock::now() - began).count();
     if (interrupted()) {
-        out.interrupted_during = "the property campaign, after " + std::to_string(done) + " of " +
-                                 std::to_string(s.campaign_cases) + " cases";
+        out.interrupted_during = "the " + label + ", after " + std::to_string(done) + " of " + std::to_string(planned) + " cases";
     } else if (out_of_time) {
-        out.warnings.push_back("the clock stopped the campaign after " + std::to_string(done) + " of " +
-                               std::to_string(s.campaign_cases) + " cases (" + std::to_string(clock_stop_s(s, campaign_share_pct)) +
+        out.warnings.push_back("the clock stopped the " + label + " after " + std::to_string(done) + " of " +
+                               std::to_string(planned) + " cases (" + std::to_string(clock_stop_s(s, share_pct)) +
                                " s, twice its share): this night is shorter than its seed's; a slower machine?");
+    }
+}
+
+constexpr std::uint64_t published_seed_salt = 0x9ab1'15ed'0000'0001ULL;
+
+void run_campaign_part(const Settings& s, Summary& out) {
+    run_campaign_rounds(s, s.rules, s.campaign_cases, campaign_share_pct, 0, out.main, out);
+    if (interrupted()) {
+        if (runs_published_part(s)) out.not_done.push_back("published campaign (not started)");
+        return;
+    }
+    if (runs_published_part(s)) {
+        run_campaign_rounds(s, "published", s.published_cases, published_share_pct, published_seed_salt, out.published, out);
     }
 }
 
@@ -733,7 +769,7 @@ void run_determinism_part(const Settings& s, Summary& out) {
     ro.rules = find_rules(s.rules);
     ro.mutation = s.mutation;
     ro.agent_retries = true;
-    const std::uint64_t round_seed = out.rounds.empty() ? s.seed : out.rounds.front().seed;
+    const std::uint64_t round_seed = out.main.rounds.empty() ? s.seed : out.main.rounds.front().seed;
     for (std::uint32_t i = 0; i < determinism_sample_cases && !interrupted(); ++i) {
         sim::Prng rng(props::case_seed(round_seed, i));
         sim::Scenario scenario = sim::build_scenario_from_prng(rng);
@@ -761,20 +797,26 @@ void run_determinism_part(const Settings& s, Summary& out) {
 
 // ---- summary ------------------------------------------------------------------------------------
 
-void add_coverage_warnings(Summary& out) {
-    for (const char* v : expected_verdicts) {
-        if (out.campaign.verdicts.count(v) == 0) out.warnings.push_back(std::string("verdict ") + v + " never reached");
-    }
-    for (const char* tag : expected_tags) {
-        if (out.campaign.coverage.count(tag) == 0) out.warnings.push_back(std::string("coverage tag ") + tag + " never reached");
-    }
-    for (const auto& p : out.campaign.properties) {
-        if (p.gave_up()) out.warnings.push_back("property " + p.name + " gave up: could not judge most cases");
+void add_blind_spot_warnings(const std::string& label, const props::CampaignResult& c, Summary& out) {
+    for (const auto& p : c.properties) {
+        if (p.gave_up()) out.warnings.push_back(label + "property " + p.name + " gave up: could not judge most cases");
         else if (p.blind_spot()) {
-            out.warnings.push_back("property " + p.name + " could not judge " + std::to_string(p.not_judged_permille()) +
+            out.warnings.push_back(label + "property " + p.name + " could not judge " + std::to_string(p.not_judged_permille()) +
                                    " per mille of cases (more than 1 %)");
         }
     }
+}
+
+void add_coverage_warnings(Summary& out) {
+    const props::CampaignResult& c = out.main.campaign;
+    for (const char* v : expected_verdicts) {
+        if (c.verdicts.count(v) == 0) out.warnings.push_back(std::string("verdict ") + v + " never reached");
+    }
+    for (const char* tag : expected_tags) {
+        if (c.coverage.count(tag) == 0) out.warnings.push_back(std::string("coverage tag ") + tag + " never reached");
+    }
+    add_blind_spot_warnings("", c, out);
+    if (!out.published.rounds.empty()) add_blind_spot_warnings("published campaign: ", out.published.campaign, out);
 }
 
 int exit_code_of(const Summary& out) {
@@ -799,15 +841,16 @@ std::string exit_class(int code) {
     }
 }
 
-void print_campaign(const Settings& s, const Summary& out, std::ostream& o) {
-    const double rate = out.campaign_seconds > 0 ? out.campaign.cases / out.campaign_seconds : 0;
-    o << "\nproperty campaign: " << out.campaign.cases << " cases in " << out.rounds.size() << " rounds, "
-      << std::fixed << std::setprecision(1) << out.campaign_seconds << " s (" << std::setprecision(0) << rate
+void print_campaign(const Settings& s, const std::string& title, const CampaignPart& part, std::ostream& o) {
+    const props::CampaignResult& c = part.campaign;
+    const double rate = part.seconds > 0 ? c.cases / part.seconds : 0;
+    o << "\n" << title << ": " << c.cases << " cases in " << part.rounds.size() << " rounds, "
+      << std::fixed << std::setprecision(1) << part.seconds << " s (" << std::setprecision(0) << rate
       << " cases/s)\n";
-    for (const auto& r : out.rounds) o << "  " << run_command(s, r) << "\n";
+    for (const auto& r : part.rounds) o << "  " << run_command(s, r) << "\n";
     o << "  " << std::left << std::setw(30) << "PROPERTY" << std::right << std::setw(8) << "cases" << std::setw(8)
       << "holds" << std::setw(10) << "violated" << std::setw(12) << "not judged\n";
-    for (const auto& p : out.campaign.properties) {
+    for (const auto& p : c.properties) {
         o << "  " << std::left << std::setw(30) << p.name << std::right << std::setw(8) << p.cases << std::setw(8)
           << p.holds << std::setw(10) << p.violated << std::setw(11) << p.cannot_judge << "\n";
         for (const auto& [debt, n] : p.known_debts) {
@@ -815,11 +858,11 @@ void print_campaign(const Settings& s, const Summary& out, std::ostream& o) {
         }
     }
     o << "  verdicts:";
-    for (const auto& [k, v] : out.campaign.verdicts) {
+    for (const auto& [k, v] : c.verdicts) {
         if (k.find('/') == std::string::npos) o << " " << k << " " << v << ";";
     }
     o << "\n  coverage:";
-    for (const auto& [k, v] : out.campaign.coverage) o << " " << k << " " << v << ";";
+    for (const auto& [k, v] : c.coverage) o << " " << k << " " << v << ";";
     o << "\n";
 }
 
@@ -851,7 +894,8 @@ void print_interruption(const Summary& out, std::ostream& o) {
 
 void print_summary(const Settings& s, const Summary& out, int code, std::ostream& o) {
     if (out.signal != 0) print_interruption(out, o);
-    print_campaign(s, out, o);
+    print_campaign(s, "property campaign", out.main, o);
+    if (!out.published.rounds.empty()) print_campaign(s, "published campaign (rules published)", out.published, o);
     o << "\nr0 campaign (failure_leaves_nothing): " << out.r0_cases << " cases, " << std::to_string(out.r0_seconds).substr(0, 5)
       << " s\n";
     print_mutate_rules(s, out, o);
@@ -897,12 +941,17 @@ nlohmann::ordered_json summary_json(const Settings& s, const Summary& out, int c
                                        : nlohmann::ordered_json{{"signal", signal_name(out.signal)},
                                                                 {"during", out.interrupted_during},
                                                                 {"not_done", out.not_done}};
-    j["campaign"] = campaign_json(out.campaign, {}, out.campaign_seconds);
-    j["campaign"].erase("counterexamples");
-    j["campaign"]["rounds"] = nlohmann::ordered_json::array();
-    for (const auto& r : out.rounds) {
-        j["campaign"]["rounds"].push_back({{"seed", std::to_string(r.seed)}, {"cases", r.cases}, {"seconds", r.seconds}, {"reproduce", run_command(s, r)}});
-    }
+    const auto part_json = [&](const CampaignPart& part) {
+        nlohmann::ordered_json c = campaign_json(part.campaign, {}, part.seconds);
+        c.erase("counterexamples");
+        c["rounds"] = nlohmann::ordered_json::array();
+        for (const auto& r : part.rounds) {
+            c["rounds"].push_back({{"seed", std::to_string(r.seed)}, {"cases", r.cases}, {"seconds", r.seconds}, {"reproduce", run_command(s, r)}});
+        }
+        return c;
+    };
+    j["campaign"] = part_json(out.main);
+    j["published_campaign"] = out.published.rounds.empty() ? nlohmann::ordered_json(nullptr) : part_json(out.published);
     j["r0"] = {{"cases", out.r0_cases}, {"seconds", out.r0_seconds}};
     j["mutate_rules"] = mutate_rules_json(s, out);
     j["fuzz"] = fuzz_json(out);

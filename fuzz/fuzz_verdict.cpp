@@ -213,12 +213,6 @@ std::optional<std::string> unreadable_basis_of_absent(const Case& c, Promise pro
     return "unknown promise";
 }
 
-// Absent with an unreadable basis that the `published` rules are known to give (reported; see
-// the comment at the call). Empty: none tolerated.
-bool known_published_debt(const RuleSet& rules, const Judgement& j, const Case& c) {
-    return rules.name == "published" && j.rule == "typenav.not_observed" && !c.before.value.has_value();
-}
-
 void check_table(const RuleSet& rules, const Case& c, const Judgement& j) {
     const Rule* row = row_of(rules, j);
     if (row == nullptr) props::invariant_broken(target, "the deciding rule exists in the table", describe(c, rules, j));
@@ -234,7 +228,7 @@ void check_absent(const RuleSet& rules, const Case& c, const Judgement& j) {
         props::invariant_broken(target, "current never says Absent before the state settled (D-3)", describe(c, rules, j));
     }
     const auto why = unreadable_basis_of_absent(c, j.promise);
-    if (why && !known_published_debt(rules, j, c)) {
+    if (why) {
         props::invariant_broken(target, "Absent never rests on an unreadable reading (V-2): " + *why, describe(c, rules, j));
     }
 }

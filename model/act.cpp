@@ -303,10 +303,19 @@ void Tool::step_begin(Step& s) {
     s.front_at_start = desktop_.foreground();
     if (s.hold == nullptr) return;
     s.acted_before = s.hold->acted;
+    decide_front_owner(s, s.front_at_start);
+}
+
+// F-4, F-5 for the window in front now: whom the batch owes the front to, and whether its hold
+// still stands. At the step's start, and again once the pre-checks waited (the B-3 boundary, the
+// D-3 quiesce): a window someone else brought forward meanwhile is theirs before anything is
+// delivered, even to that very window.
+void Tool::decide_front_owner(Step& s, WindowId front) {
+    assert(s.hold != nullptr);
     StepStartFacts facts;
     facts.holds_borrow = s.hold->borrow.has_value();
     facts.held_target = facts.holds_borrow ? s.hold->borrow->target : no_window;
-    facts.front = front_window(s, s.front_at_start, s.acted_before, need_batch);
+    facts.front = front_window(s, front, s.acted_before, need_batch);
     const StepStartDecision d = decide_at_step_start(facts);
     if (d.new_owner) s.hold->owner = *d.new_owner;  // the original owner, or someone else who took it since
     if (d.hold_lost) {
@@ -348,6 +357,11 @@ std::optional<Error> Tool::step_pre_checks(Step& s) {
         }
     }
     if (rules_.settles) quiesce(r.target);
+    // The tool moves nothing while it waits: a front that changed meanwhile is someone else's move.
+    if (s.hold != nullptr && desktop_.foreground() != s.front_at_start && !s.tool_moved_front) {
+        mark(Mark::front_moved_while_pre_checks_waited);
+        decide_front_owner(s, desktop_.foreground());
+    }
     // W-4: `before = read` of what the step declares it writes, once earlier effects have landed.
     if (r.writes) s.report.write_before = read_written(r.target, *r.writes);
     StepReport& rep = s.report;

@@ -39,6 +39,7 @@ enum class Mark : std::uint8_t {
     settle_ended_on_confirmed,      // D-3: a Confirmed poll ended the settle early
     quiesced_before_action,         // D-3: waited for an earlier action's effects before the before-read
     dependency_escalated,           // B-3: a dependency stayed unknown after one observation
+    front_moved_while_pre_checks_waited,  // F-4 in a batch: someone else moved the front during the boundary or quiesce wait
     count_,
 };
 inline constexpr std::size_t mark_count = static_cast<std::size_t>(Mark::count_);

@@ -147,6 +147,7 @@ private:
     StepReport run_phases(Step& step);
     // The phases of a step, in order (act.cpp). A phase that returns an error ends the step.
     void step_begin(Step& step);
+    void decide_front_owner(Step& step, WindowId front);
     std::optional<Error> step_resolve(Step& step);
     std::optional<Error> step_pre_checks(Step& step);
     std::optional<Error> step_borrow(Step& step);

@@ -72,6 +72,7 @@ std::string_view to_string(Mark m) {
         case Mark::foreground_refused_twice: return "foreground_refused_twice";
         case Mark::held_borrow_reused: return "held_borrow_reused";
         case Mark::held_borrow_lost_to_another_window: return "held_borrow_lost_to_another_window";
+        case Mark::front_moved_while_pre_checks_waited: return "front_moved_while_pre_checks_waited";
         case Mark::batch_gave_back_at_end: return "batch_gave_back_at_end";
         case Mark::cross_window_ref_rejected: return "cross_window_ref_rejected";
         case Mark::element_found_by_search: return "element_found_by_search";

@@ -129,14 +129,22 @@ bool value_or_selection_changed(const Situation& s) {
     return value_changed || sel_changed;
 }
 
-// Published V-5: readback contains the text and the value changed (an unreadable before counts
-// as different, as `null != "x"` did in the seed).
+// Published V-5: readback contains the text and the value changed. "Changed" needs both readings:
+// an unreadable before is unknown, not different (V-2: unreadable is not a value; the seed's
+// point 4 is exactly that "don't know" must not turn into a fact).
 bool contains_text_and_changed(const Situation& s) {
-    return s.after.value.has_value() && contains(*s.after.value, s.action.text) && s.before.value != s.after.value;
+    return s.before.value.has_value() && s.after.value.has_value() &&
+           contains(*s.after.value, s.action.text) && *s.before.value != *s.after.value;
 }
-bool value_unchanged(const Situation& s) { return s.before.value == s.after.value; }
+bool text_present_before_unreadable(const Situation& s) {
+    return !s.before.value.has_value() && s.after.value.has_value() && contains(*s.after.value, s.action.text);
+}
+bool value_unchanged(const Situation& s) {
+    return s.before.value.has_value() && s.after.value.has_value() && *s.before.value == *s.after.value;
+}
 bool contains_segment_and_changed(const Situation& s) {
-    return s.after.value.has_value() && contains(*s.after.value, first_segment(s.action.text)) && s.before.value != s.after.value;
+    return s.before.value.has_value() && s.after.value.has_value() &&
+           contains(*s.after.value, first_segment(s.action.text)) && *s.before.value != *s.after.value;
 }
 
 bool click_selected_already(const Situation& s) {
@@ -217,9 +225,10 @@ constexpr std::array published_rows{
     Rule{K::Hotkey, "hotkey.changed", "value or selection changed (any change: debt D-1)", V::Confirmed, "V-4 D-1", value_or_selection_changed},
     Rule{K::Hotkey, "hotkey.unchanged", "nothing changed", V::Unknown, "V-4", always},
     Rule{K::TypeText, "type.unreadable", "value unreadable after", V::Unknown, "V-2 V-5", value_unreadable_after},
+    Rule{K::TypeText, "type.unreadable_before", "text present after, value unreadable before (whether it changed is unknown)", V::Unknown, "V-2 V-5", text_present_before_unreadable},
     Rule{K::TypeText, "type.contains_and_changed", "value contains the text and changed", V::Confirmed, "V-5", contains_text_and_changed},
     Rule{K::TypeText, "type.not_observed", "readable, but unchanged or without the text (debt D-2)", V::Absent, "V-5 D-2", always},
-    Rule{K::TypeWithNavigation, "typenav.unreadable", "value unreadable after", V::Unknown, "V-2 V-6", value_unreadable_after},
+    Rule{K::TypeWithNavigation, "typenav.unreadable", "value unreadable before or after (whether it changed is unknown)", V::Unknown, "V-2 V-6", value_unreadable_before_or_after},
     Rule{K::TypeWithNavigation, "typenav.unchanged", "value unchanged (focus may have moved or the form submitted)", V::Unknown, "V-6", value_unchanged},
     Rule{K::TypeWithNavigation, "typenav.contains_and_changed", "value changed and contains the text before the first navigation key", V::Confirmed, "V-5 V-6", contains_segment_and_changed},
     Rule{K::TypeWithNavigation, "typenav.not_observed", "value changed without the typed text", V::Absent, "V-5 V-6", always},

@@ -762,6 +762,21 @@ bool holds_as_set(const StepFacts& s, const TrueState& at) {
     return *at.value == expected;
 }
 
+// The step whose own update (delivered by the tool in an earlier step or an earlier send of this
+// step, within its app's declared bound) landed on this step's element between this step's start and its decision: a change this
+// step read that was not its own. Ground truth only.
+std::optional<std::int32_t> earlier_update_seen(const StepFacts& s) {
+    if (!s.report.element) return std::nullopt;
+    const TimeMs d = decision_ms(s);
+    for (const auto& e : s.run.truth().effects) {
+        if (e.at_ms < s.timing.began_ms || e.at_ms > d || e.window != s.window() || e.element != *s.report.element) continue;
+        if (e.by != "tool" || e.overrun || e.step < 0 || e.step > s.step()) continue;
+        if (e.step == s.step() && caused_by_this_report(e, s)) continue;  // its own (a retry's earlier send is not)
+        return e.step;
+    }
+    return std::nullopt;
+}
+
 std::optional<std::string> confirmed_unsound(const StepFacts& s) {
     const auto& f = s.report.facts;
     const TrueState* at = state_at_decision(s);
@@ -776,8 +791,14 @@ std::optional<std::string> confirmed_unsound(const StepFacts& s) {
     if (f.kind == ActionKind::TypeText && at != nullptr && holds_as_set(s, *at)) return std::nullopt;  // D-2: "set to X" holds
     if (!landed_by(s, decision_ms(s))) {
         std::string what = f.kind == ActionKind::Hotkey ? "hotkey (" + std::string(to_string(f.intent)) + ")" : std::string(to_string(f.kind));
-        return "Confirmed " + what + ", but no effect of this step that it promises had happened (" +
-               (f.kind == ActionKind::Hotkey ? "D-1" : "V-1") + ")";
+        if (f.kind == ActionKind::Hotkey) {
+            return "Confirmed " + what + ", but no effect of this step that it promises had happened (D-1)";
+        }
+        if (const auto late = earlier_update_seen(s)) {
+            return "Confirmed " + what + ", but no effect of this step that it promises had happened: the change it read was " +
+                   (*late == s.step() ? std::string("an earlier send's") : "step " + std::to_string(*late) + "'s") + " update, landing late but within its app's declared latency bound (D-3: readable is not timely)";
+        }
+        return "Confirmed " + what + ", but no effect of this step that it promises had happened (V-1)";
     }
     if (f.kind == ActionKind::TypeText && at != nullptr && !(at->value && at->value->find(f.text) != std::string::npos)) {
         return "Confirmed typing, but the true value does not contain the text";

@@ -26,11 +26,11 @@ constexpr std::array<TimeMs, 6> app_at_ms_choices{0, 50, 200, 400, 1'000, 2'500}
 constexpr std::array<std::uint16_t, 4> fault_permille_choices{20, 100, 300, 1000};
 constexpr std::array<TimeMs, 3> overrun_ms_choices{50, 400, 2'000};
 constexpr std::uint16_t fault_on_permille = 500;
-constexpr std::uint16_t stale_read_on_permille = 100;
+constexpr std::uint16_t stale_read_on_permille = 60;
 // A disabled control: the action is delivered and nothing happens, so a settled readable state
 // tells Absent (verdict_decisive has situations to judge).
 constexpr std::uint16_t disabled_permille = 80;
-constexpr std::uint16_t latency_overrun_on_permille = 75;
+constexpr std::uint16_t latency_overrun_on_permille = 50;
 // Swarm (STYLE 4) over the kinds of steps: each kind is off for a whole case this often.
 constexpr std::uint16_t step_kind_off_permille = 200;
 constexpr std::array<std::uint32_t, 7> dpi_choices{96, 120, 144, 168, 192, 240, 288};

@@ -162,13 +162,15 @@ BOOST_AUTO_TEST_CASE(D3_generator_finds_an_absent_before_the_update_lands) {
     BOOST_TEST(size_of(*r.counterexample).steps <= 1u);
 }
 
-// D-3 with a W-2 agent: the false Absent is a not_done the agent may act on, so it retries — and a
-// non-idempotent form submission happens twice. The shrunk find of the search below, kept as a
-// regression: a form's single-line edit that is intermittently unreadable; its first read fails,
-// so `published` compares the value after with "no value" (as null != "x" did in the seed), finds
-// it "changed" without the typed text, and says Absent while the typing and its Enter are still in
-// flight (latency 20 ms). The scenario seed fixes which read fails.
-BOOST_AUTO_TEST_CASE(D3_W2_published_absent_makes_the_agent_submit_a_form_twice) {
+// Was "D-3 with a W-2 agent": a form's single-line edit, intermittently unreadable, whose first read
+// fails. `published` used to compare the value after with "no value" (as null != "x" did in the
+// seed), find it "changed" without the typed text, and say Absent while the typing and its Enter
+// were still in flight; the W-2 agent retried and the form was submitted twice. That was not D-3
+// but V-2 (an Absent resting on an unreadable reading): with "changed" needing both readings,
+// `published` says Unknown here, the agent does not retry, and the form is submitted once. A
+// published campaign of 400,000 cases finds no double effect any more. The scenario seed fixes
+// which read fails.
+BOOST_AUTO_TEST_CASE(V2_W2_published_no_longer_submits_a_form_twice_on_an_unreadable_before) {
     sim::Scenario s = desk();
     s.seed = 469004;
     app(s, 100, 0, 20);
@@ -182,18 +184,17 @@ BOOST_AUTO_TEST_CASE(D3_W2_published_absent_makes_the_agent_submit_a_form_twice)
     submit.own_handle = false;
     s.foreground = 1;
     s.steps.push_back(step(sim::StepKind::Type, 1, 1, "abc\n"));
-    published_violates_current_keeps("no_resend_after_unknown", s, "form_submitted happened 2 times", true);
-    const auto why = violation_of("verdict_sound", s, with_rules(published_rules()));
-    BOOST_TEST_REQUIRE(why.has_value());
-    BOOST_TEST(why->find("D-3") != std::string::npos, *why);
-}
-
-// Bound: 1 window, 2 controls (the edit and the submit button that makes its window a form), 1 step.
-BOOST_AUTO_TEST_CASE(D3_W2_generator_finds_a_non_idempotent_duplicate) {
-    const SearchResult r = generator_finds("no_resend_after_unknown", "happened 2 times", 2, true);
-    BOOST_TEST_REQUIRE(r.failed);
-    BOOST_TEST_REQUIRE(r.counterexample.has_value());
-    BOOST_TEST(size_of(*r.counterexample).windows <= 1u);
-    BOOST_TEST(size_of(*r.counterexample).controls <= 2u);
-    BOOST_TEST(size_of(*r.counterexample).steps <= 1u);
+    BOOST_TEST_REQUIRE(!sim::validate(s).has_value());
+    const RunResult run = run_scenario(s, with_rules(published_rules(), true));
+    BOOST_TEST_REQUIRE(run.steps.size() == 1u);
+    BOOST_TEST_REQUIRE(run.steps[0].result.verdict.has_value());
+    const auto& before = run.steps[0].result.evidence.before;
+    BOOST_TEST_REQUIRE(before.has_value());
+    BOOST_TEST(!before->value.has_value(), "the scenario seed no longer fails the first read");
+    BOOST_TEST((*run.steps[0].result.verdict == Verdict::Unknown));
+    BOOST_TEST(run.steps[0].result.evidence.rule == "typenav.unreadable");
+    const auto resend = violation_of("no_resend_after_unknown", s, with_rules(published_rules(), true));
+    BOOST_TEST(!resend.has_value(), resend.value_or(""));
+    const auto sound = violation_of("verdict_sound", s, with_rules(published_rules(), true));
+    BOOST_TEST(!sound.has_value(), sound.value_or(""));
 }

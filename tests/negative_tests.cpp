@@ -120,15 +120,19 @@ BOOST_AUTO_TEST_CASE(F5_F6_no_give_back_on_failure_is_caught_by_foreground_retur
 // F-4: the guard restores the foreground over a window that took it by itself. A rarer
 // coincidence (a borrow, and another window coming to the front while it is held): up to 20000
 // cases (about 2 s). Bound: 3 windows (the one in front, the borrowed one, the one that comes to
-// the front), 2 steps, 1 event, 1 control.
+// the front), 1 control, and 3 steps and events together: the generator's population (the fault
+// rates of sim/build.cpp) decides which of two equally small shapes the shrinker reaches — 2 steps
+// and 1 event (a second step borrows while another window is in front), or 1 step and 2 events
+// (a popup of the first owner's app, then the user's click).
 BOOST_AUTO_TEST_CASE(F4_restore_over_another_window_is_caught_by_foreground_returned) {
     const sim::Scenario s = caught(find_violation("foreground_returned", current_with(Mutation::RestoreOverAnotherWindow, true),
                                                   {}, seed, 20'000, current_with(Mutation::None, true)),
                                    "restore over another window");
     const Size z = size_of(s);
     BOOST_TEST(z.windows <= 3u);
+    BOOST_TEST(z.steps + z.events <= 3u);
     BOOST_TEST(z.steps <= 2u);
-    BOOST_TEST(z.events <= 1u);
+    BOOST_TEST(z.events <= 2u);
     BOOST_TEST(z.controls <= 1u);
     holds_without_the_bug("foreground_returned", s, current_with(Mutation::None, true));
 }

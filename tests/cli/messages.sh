@@ -22,7 +22,9 @@ grep "^  deskcheck run --seed" two > two.rounds
 cmp -s one.rounds two.rounds || fail "the same seed ran other rounds: $(diff one.rounds two.rounds)"
 grep -q -- "--cases 200 " one.rounds || fail "the first round is not 200 cases"
 grep -q -- "--cases 400 " one.rounds || fail "the second round is not 400 cases"
-grep -q -- "--cases 400 " one.rounds && [ "$(wc -l < one.rounds)" = 3 ] || fail "1000 cases are not 200 + 400 + 400"
+grep -q -- "--cases 400 " one.rounds && [ "$(grep -c -- "--rules current" one.rounds)" = 3 ] || fail "1000 cases are not 200 + 400 + 400"
+# The published rules alongside: 4/11 of the campaign's cases (363 = 200 + 163).
+grep -q -- "--cases 163 --rules published" one.rounds && [ "$(grep -c -- "--rules published" one.rounds)" = 2 ] || fail "no published campaign of 200 + 163 cases"
 
 # The counterexample line follows the round that found it.
 ( cd checkout && "$DESKCHECK" nightly --no-fuzz --campaign-cases 300 --seed 9 --mutation retry_unknown_once > ../out 2> ../err )
