@@ -123,7 +123,7 @@ bool value_unreadable_before_or_after(const Situation& s) {
     return !s.before.value.has_value() || !s.after.value.has_value();
 }
 bool value_or_selection_changed(const Situation& s) {
-    const bool value_changed = s.before.value != s.after.value;
+    const bool value_changed = s.before.value.has_value() && s.after.value.has_value() && *s.before.value != *s.after.value;
     const bool sel_changed = s.before.selection.has_value() && s.after.selection.has_value() &&
                              *s.before.selection != *s.after.selection;
     return value_changed || sel_changed;
@@ -158,7 +158,9 @@ bool click_state_unreadable_before(const Situation& s) {
     return !click_state(s.before, s.action.click_state).has_value();
 }
 bool click_state_changed(const Situation& s) {
-    return click_state(s.before, s.action.click_state) != click_state(s.after, s.action.click_state);
+    const auto before = click_state(s.before, s.action.click_state);
+    const auto after = click_state(s.after, s.action.click_state);
+    return before.has_value() && after.has_value() && *before != *after;
 }
 
 // ---- current-only conditions -------------------------------------------------------------------

@@ -777,7 +777,21 @@ std::optional<std::int32_t> earlier_update_seen(const StepFacts& s) {
     return std::nullopt;
 }
 
+// A wrong Confirmed whose reading was an earlier send's own update landing within its bound: the
+// one immediate read of `published` cannot tell whose update it saw (D-3). Hotkeys stay D-1.
+std::optional<std::string> confirmed_unsound_core(const StepFacts& s);
 std::optional<std::string> confirmed_unsound(const StepFacts& s) {
+    auto bad = confirmed_unsound_core(s);
+    if (!bad || s.report.facts.kind == ActionKind::Hotkey) return bad;
+    if (const auto late = earlier_update_seen(s)) {
+        const std::string whose = *late == s.step() ? std::string("an earlier send's") : "step " + std::to_string(*late) + "'s";
+        return *bad + ": the change it read was " + whose +
+               " update, landing late but within its app's declared latency bound (D-3: readable is not timely)";
+    }
+    return bad;
+}
+
+std::optional<std::string> confirmed_unsound_core(const StepFacts& s) {
     const auto& f = s.report.facts;
     const TrueState* at = state_at_decision(s);
     if (f.kind == ActionKind::SelectAll) {
@@ -794,14 +808,17 @@ std::optional<std::string> confirmed_unsound(const StepFacts& s) {
         if (f.kind == ActionKind::Hotkey) {
             return "Confirmed " + what + ", but no effect of this step that it promises had happened (D-1)";
         }
-        if (const auto late = earlier_update_seen(s)) {
-            return "Confirmed " + what + ", but no effect of this step that it promises had happened: the change it read was " +
-                   (*late == s.step() ? std::string("an earlier send's") : "step " + std::to_string(*late) + "'s") + " update, landing late but within its app's declared latency bound (D-3: readable is not timely)";
-        }
         return "Confirmed " + what + ", but no effect of this step that it promises had happened (V-1)";
     }
     if (f.kind == ActionKind::TypeText && at != nullptr && !(at->value && at->value->find(f.text) != std::string::npos)) {
         return "Confirmed typing, but the true value does not contain the text";
+    }
+    if (f.kind == ActionKind::TypeWithNavigation && at != nullptr) {
+        // V-6: what typing with Tab/Enter promises is the text before its first navigation key.
+        const std::string segment = f.text.substr(0, f.text.find_first_of("\t\r\n\x1b"));
+        if (!(at->value && at->value->find(segment) != std::string::npos)) {
+            return "Confirmed typing with navigation keys, but the true value does not contain the text before the first of them (V-6)";
+        }
     }
     return std::nullopt;
 }
