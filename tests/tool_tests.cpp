@@ -3,8 +3,10 @@
 
 #include <algorithm>
 
+#include "model/boundary.h"
 #include "model/tool.h"
 #include "model/write.h"
+#include "properties/checks.h"
 #include "properties/run.h"
 #include "sim/sim.h"
 #include "sim/trace.h"
@@ -733,6 +735,75 @@ BOOST_AUTO_TEST_CASE(B3_O4_a_dependent_step_escalates_after_one_read_when_the_co
     BOOST_TEST(*run.stopped_at == 1u);
     BOOST_TEST_REQUIRE(dependent.result.error.has_value());
     BOOST_TEST((dependent.result.error->kind == ErrorKind::Escalate));
+}
+
+// ---- W-5 at the boundary: what the tool decides when the evidence is disturbed ------------------
+
+// A write whose delivery throws: the earlier step is an error, so the batch stops there (B-1); the
+// dependent step is never reached and the post never re-sent (B-2) — the agent escalates.
+BOOST_AUTO_TEST_CASE(B3_W5_a_write_that_throws_stops_the_batch_before_the_dependent_step) {
+    auto s = forum(true);
+    s.faults.delivery_exception_permille = 1000;
+    const auto run = props::run_scenario(s);
+    BOOST_TEST_REQUIRE(run.stopped_at.has_value());
+    BOOST_TEST(*run.stopped_at == 0u);
+    BOOST_TEST_REQUIRE(run.steps.size() == 1u);
+    BOOST_TEST_REQUIRE(run.steps[0].result.error.has_value());
+    BOOST_TEST((run.steps[0].result.error->kind == ErrorKind::Exception));
+    BOOST_TEST(attempts_of_step(run.truth(), 0) == 1u);
+    BOOST_TEST(attempts_of_step(run.truth(), 1) == 0u);
+}
+
+// A stale boundary read (it returns the feed before the comment): the tool cannot know it is
+// stale, sees the feed unmoved and escalates (needs_evidence) — it never proceeds on it, and never
+// re-sends the post. The comment is there all the same: one post, no reply.
+BOOST_AUTO_TEST_CASE(B3_W5_a_stale_boundary_read_escalates_never_proceeds_never_resends) {
+    auto s = forum(true);
+    s.faults.stale_read_permille = 1000;
+    const auto run = props::run_scenario(s);
+    BOOST_TEST_REQUIRE(run.steps.size() == 2u);
+    const StepReport& dependent = run.steps[1];
+    BOOST_TEST_REQUIRE(dependent.dependency.has_value());
+    BOOST_TEST(to_string(dependent.dependency->judgement.outcome) != "observed");
+    BOOST_TEST(attempts_of_step(run.truth(), 1) == 0u);
+    BOOST_TEST(attempts_of_step(run.truth(), 0) == 1u);
+    BOOST_TEST(run.truth().count(EffectKind::CommentPosted) == 1u);
+    BOOST_TEST_REQUIRE(dependent.result.error.has_value());
+    BOOST_TEST((dependent.result.error->kind == ErrorKind::Escalate));
+}
+
+// A delayed update: the comment shows only after the app's declared bound (an overrun, S-7), so
+// the one boundary read misses it. Escalated, not re-sent; the comment lands later, once.
+BOOST_AUTO_TEST_CASE(B3_W5_a_delayed_update_the_boundary_read_misses_escalates_and_lands_once) {
+    auto s = forum(true);
+    s.faults.latency_overrun_permille = 1000;
+    s.faults.latency_overrun_ms = 2'000;
+    const auto run = props::run_scenario(s);
+    BOOST_TEST_REQUIRE(run.steps.size() == 2u);
+    const StepReport& dependent = run.steps[1];
+    BOOST_TEST_REQUIRE(dependent.dependency.has_value());
+    BOOST_TEST(to_string(dependent.dependency->judgement.outcome) != "observed");
+    BOOST_TEST(attempts_of_step(run.truth(), 1) == 0u);
+    BOOST_TEST(attempts_of_step(run.truth(), 0) == 1u);
+    BOOST_TEST(run.truth().count(EffectKind::CommentPosted) == 1u);
+    const auto check = props::dependent_step_only_after_observed(s, run);
+    BOOST_TEST((check.status == props::CheckStatus::Holds));
+}
+
+// Another actor writes what the dependency writes (the user types the same text into the field):
+// one read cannot tell whose text it is, so the boundary's classification says done and the
+// dependent step runs — the documented W-5 limit, decided here on the pure classification the
+// boundary uses. dependent_step_only_after_observed names such cases ("another actor wrote what
+// the dependency writes meanwhile (W-5)", not judged) instead of blaming or excusing the tool.
+BOOST_AUTO_TEST_CASE(B3_W5_another_actor_writing_the_same_text_reads_as_done_a_named_limit) {
+    const WriteDeclaration typed{std::string("r1"), WriteShape::ContainsText, "abc"};
+    const WriteReading before{std::string(""), std::nullopt, 0};
+    const WriteReading by_someone_else{std::string("abc"), std::nullopt, 100};
+    BOOST_TEST((classify_declared(typed, before, by_someone_else, true) == WriteOutcome::Done));
+    // An absence read before the effect was due is unknown; read once it was due, not_done.
+    const WriteReading nothing_yet{std::string(""), std::nullopt, 10};
+    BOOST_TEST((classify_declared(typed, before, nothing_yet, false) == WriteOutcome::Unknown));
+    BOOST_TEST((classify_declared(typed, before, nothing_yet, true) == WriteOutcome::NotDone));
 }
 
 BOOST_AUTO_TEST_CASE(W2_a_repeat_with_the_same_idempotency_key_has_no_second_effect) {
