@@ -169,6 +169,22 @@ CheckResult dependent_step_only_after_observed(const sim::Scenario& scenario, co
             if (overrun != truth.effects.end() && run.rules == "current") {
                 return CheckResult::cannot_judge("an earlier effect on what the dependency writes landed beyond its app's declared latency bound (S-7)");
             }
+            // S-7: step d's own effect overran its app's declared bound (it would have landed before
+            // the boundary read otherwise) and another of the batch's steps, which declared no such
+            // write, appended the same text in the meantime: the reading showed "one more", true of
+            // the feed though not of step d. Both must be in the ground truth.
+            const auto own_overrun = std::any_of(truth.effects.begin(), truth.effects.end(), [&](const sim::Effect& e) {
+                return e.overrun && e.step == static_cast<std::int32_t>(d) && e.at_ms > t && (!w.element || e.element == *w.element) &&
+                       (w.kinds.empty() || std::find(w.kinds.begin(), w.kinds.end(), e.kind) != w.kinds.end());
+            });
+            const auto stand_in = std::any_of(truth.effects.begin(), truth.effects.end(), [&](const sim::Effect& e) {
+                return e.by == "tool" && e.step != static_cast<std::int32_t>(d) && e.at_ms <= t && (!w.element || e.element == *w.element) &&
+                       (w.kinds.empty() || std::find(w.kinds.begin(), w.kinds.end(), e.kind) != w.kinds.end());
+            });
+            if (own_overrun && stand_in && run.rules == "current") {
+                return CheckResult::cannot_judge(
+                    "the dependency's own effect overran its app's declared latency bound (S-7) and another step's identical write stood in for it");
+            }
             // From when step d began (the harness's clock, not the tool's report): its reading before.
             const auto began = std::find_if(run.timings.begin(), run.timings.end(), [&](const StepTiming& st) { return st.step == d; });
             const std::string seen = began != run.timings.end() ? whose_write_was_seen(truth, d, w, began->began_ms, t) : "";

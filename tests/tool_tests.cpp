@@ -2,12 +2,17 @@
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <variant>
 
 #include "model/boundary.h"
 #include "model/tool.h"
 #include "model/write.h"
 #include "properties/checks.h"
 #include "properties/run.h"
+#include "sim/scenario_json.h"
 #include "sim/sim.h"
 #include "sim/trace.h"
 #include "tests/marks.h"
@@ -804,6 +809,28 @@ BOOST_AUTO_TEST_CASE(B3_W5_another_actor_writing_the_same_text_reads_as_done_a_n
     const WriteReading nothing_yet{std::string(""), std::nullopt, 10};
     BOOST_TEST((classify_declared(typed, before, nothing_yet, false) == WriteOutcome::Unknown));
     BOOST_TEST((classify_declared(typed, before, nothing_yet, true) == WriteOutcome::NotDone));
+}
+
+// Found by `deskcheck run --cases 2000000 --seed 4`: step 2 posts a comment whose effect overruns
+// its app's declared bound (S-7); step 3, a click by coordinates on the same post button (no
+// declared write), posts the same comment; step 4 depends on step 2, and the boundary reads "one
+// more comment" — true of the feed, not of step 2. The check names it (not judged, S-7), and only
+// when both are in the ground truth: without the overrun the same desktop holds.
+BOOST_AUTO_TEST_CASE(B3_S7_an_overrunning_dependency_with_a_stand_in_write_is_not_judged_and_only_then) {
+    std::ifstream in("tests/data/boundary-own-overrun-with-a-stand-in-write.json");
+    BOOST_TEST_REQUIRE(in.good());
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto decoded = sim::decode_scenario(text);
+    BOOST_TEST_REQUIRE(std::holds_alternative<sim::Scenario>(decoded));
+    sim::Scenario s = std::get<sim::Scenario>(decoded);
+    const auto run = props::run_scenario(s);
+    const auto excused = props::dependent_step_only_after_observed(s, run);
+    BOOST_TEST((excused.status == props::CheckStatus::CannotJudge));
+    BOOST_TEST(excused.why_not_judged.find("stood in") != std::string::npos, excused.why_not_judged);
+    s.faults.latency_overrun_permille = 0;
+    s.faults.latency_overrun_ms = 0;
+    const auto in_bound = props::dependent_step_only_after_observed(s, props::run_scenario(s));
+    BOOST_TEST((in_bound.status == props::CheckStatus::Holds));
 }
 
 BOOST_AUTO_TEST_CASE(W2_a_repeat_with_the_same_idempotency_key_has_no_second_effect) {
