@@ -85,6 +85,17 @@ void print_campaign_text(const props::CampaignResult& r, std::ostream& out) {
     out << "\ncoverage (cases that reached it):";
     for (const auto& [k, n] : r.coverage) out << "  " << k << "=" << n;
     out << "\n";
+    if (!r.marks.empty()) {
+        out << "tool paths (model/marks.h, hits):";
+        for (const auto& [k, n] : r.marks) {
+            if (n != 0) out << "  " << k << "=" << n;
+        }
+        out << "\ntool paths never taken:";
+        for (const auto& [k, n] : r.marks) {
+            if (n == 0) out << "  " << k;
+        }
+        out << "\n";
+    }
     for (const auto& missing : {"Confirmed", "Absent", "Unknown"}) {
         if (r.verdicts.count(missing) == 0) out << "warning: no step was judged " << missing << "\n";
     }

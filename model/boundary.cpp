@@ -48,6 +48,16 @@ WriteOutcome classify_declared(const WriteDeclaration& writes, const std::option
                                const WriteReading& after, bool settled) {
     std::vector<Check> ran;
     std::vector<SkippedCheck> not_run;
+    return classify_declared(writes, before, after, settled, ran, not_run);
+}
+
+bool read_settled(bool settles, std::optional<TimeMs> bound, TimeMs sent_at, TimeMs read_at) {
+    return !settles || (bound.has_value() && read_at - sent_at >= *bound);
+}
+
+WriteOutcome classify_declared(const WriteDeclaration& writes, const std::optional<WriteReading>& before,
+                               const WriteReading& after, bool settled, std::vector<Check>& ran,
+                               std::vector<SkippedCheck>& not_run) {
     switch (writes.shape) {
         case WriteShape::AppendsText:
             return classify_write(before ? before->value : std::nullopt, after.value, writes.text, settled, ran, not_run);
@@ -187,7 +197,7 @@ std::optional<BoundaryObservation> Tool::boundary_phase(const Request& r) {
     const WriteReading after = read_written(sent.request.target, *obs.writes);  // the one boundary read
     obs.after = after;
     // `published` trusts one immediate read (D-3, as write_once); `current` only a read past the bound.
-    obs.settled = !rules_.settles || (bound && after.at_ms - sent.ended_ms >= *bound);
+    obs.settled = read_settled(rules_.settles, bound, sent.ended_ms, after.at_ms);
     obs.outcome = classify_declared(*obs.writes, obs.before, after, obs.settled);
     // A later step of this tool delivered since may have written the same state (the same post
     // clicked by coordinates): the reading cannot tell whose effect it shows (W-1: unknown).

@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "model/desktop.h"
 #include "model/evidence.h"
@@ -67,6 +68,15 @@ ObservedAction boundary_action(std::uint32_t dependency, const WriteDeclaration&
 // `settled`: the after-read was taken once the effect was due (D-3); without it, no not_done.
 WriteOutcome classify_declared(const WriteDeclaration& writes, const std::optional<WriteReading>& before,
                                const WriteReading& after, bool settled);
+// The same, saying which checks ran and which could not, and why (W-3).
+WriteOutcome classify_declared(const WriteDeclaration& writes, const std::optional<WriteReading>& before,
+                               const WriteReading& after, bool settled, std::vector<Check>& ran,
+                               std::vector<SkippedCheck>& not_run);
+
+// D-3: whether a read taken at `read_at` of an effect sent by `sent_at` is settled: `published`
+// (settles false) trusts one immediate read; `current` only a read once the app's declared latency
+// bound has passed since the send (no declared bound: never).
+bool read_settled(bool settles, std::optional<TimeMs> bound, TimeMs sent_at, TimeMs read_at);
 
 // O-4: the snapshot of one boundary read. evidenceStatus "observed" only when the reading was
 // readable, freshness "fresh" only when settled, effectStatus "unknown" when the reading still

@@ -16,14 +16,6 @@ std::string_view to_string(ObservationOutcome o) {
     return "?";
 }
 
-std::optional<ObservationOutcome> observation_outcome_from_string(std::string_view s) {
-    for (auto o : {ObservationOutcome::Observed, ObservationOutcome::NotObserved, ObservationOutcome::NeedsEvidence,
-                   ObservationOutcome::Blocked}) {
-        if (to_string(o) == s) return o;
-    }
-    return std::nullopt;
-}
-
 namespace {
 
 constexpr std::array<std::string_view, snapshot_field_count> field_names{

@@ -20,7 +20,6 @@ namespace deskcheck {
 
 enum class ObservationOutcome : std::uint8_t { Observed, NotObserved, NeedsEvidence, Blocked };
 std::string_view to_string(ObservationOutcome o);
-std::optional<ObservationOutcome> observation_outcome_from_string(std::string_view s);
 
 // What the action promised to bring about, and which observation belongs to it.
 struct ObservedAction {

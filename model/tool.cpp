@@ -161,10 +161,6 @@ SnapshotReport Tool::snapshot(WindowId window) {
     return out;
 }
 
-Snapshot Tool::observe(WindowId window, ElementId element, ActionKind kind, ClickState state) {
-    return read_state(desktop_, window, element, kind, state);
-}
-
 ToolResult Tool::act(const Request& request) { return run_step(request, nullptr).result; }
 StepReport Tool::act_step(const Request& request) { return run_step(request, nullptr); }
 

@@ -130,8 +130,10 @@ public:
     LaunchReport launch(std::string_view app);
     // W-2: may the agent send this write again? The one retry rule (model/write.h), as configured.
     bool may_retry(WriteOutcome outcome, bool has_idempotency_key) const;
-    // W-4: one read of an element's current state (no delivery).
-    Snapshot observe(WindowId window, ElementId element, ActionKind kind, ClickState state);
+    // W-1, W-4: one read of what a write declares (no delivery): the field's or the feed's value
+    // through its ref, or `window`'s unsaved marker for ClearsDirty. The boundary (B-3), a step's
+    // write_before and write_once (model/write.h) all read through it.
+    WriteReading read_written(WindowId window, const WriteDeclaration& writes);
 
     void set_observer(ToolObserver* observer) { observer_ = observer; }
     RefTable& refs() { return refs_; }
@@ -170,7 +172,6 @@ private:
                     TimeMs& waited);
     // B-3, O-4 (model/boundary.cpp): what a step writes, one read of it, the boundary's judgement.
     std::optional<WriteDeclaration> declared_write(const Request& r) const;
-    WriteReading read_written(WindowId window, const WriteDeclaration& writes);
     std::optional<BoundaryObservation> boundary_phase(const Request& r);
     void remember_step(const StepReport& rep);
     void quiesce(WindowId w);

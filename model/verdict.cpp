@@ -15,13 +15,6 @@ std::string_view to_string(Verdict v) {
     return "?";
 }
 
-std::optional<Verdict> verdict_from_string(std::string_view s) {
-    for (Verdict v : {Verdict::Confirmed, Verdict::Absent, Verdict::Unknown}) {
-        if (to_string(v) == s) return v;
-    }
-    return std::nullopt;
-}
-
 std::string_view to_string(ActionKind k) {
     switch (k) {
         case ActionKind::SelectAll: return "select_all";

@@ -22,7 +22,6 @@ namespace deskcheck {
 enum class Verdict : std::uint8_t { Confirmed, Absent, Unknown };
 
 std::string_view to_string(Verdict v);
-std::optional<Verdict> verdict_from_string(std::string_view s);
 
 // V-2: every reading is optional. std::nullopt means "could not be read", never "empty".
 struct Snapshot {

@@ -47,37 +47,18 @@ WriteOutcome classify_write(const std::optional<std::string>& before, const std:
     return WriteOutcome::NotDone;
 }
 
-namespace {
-
-std::optional<std::string> read_verify(Tool& tool, const WriteSpec& spec, std::vector<SkippedCheck>& not_run) {
-    const Locator* loc = tool.refs().find(spec.verify_ref);
-    if (loc == nullptr || loc->window != spec.verify_window) {
-        not_run.push_back({"write.read", "verify ref " + spec.verify_ref + " unknown or bound to another window"});
-        return std::nullopt;
-    }
-    auto res = resolve(*tool.desktop().element_tree(spec.verify_window), *loc);
-    if (std::holds_alternative<Error>(res)) {
-        not_run.push_back({"write.read", std::get<Error>(res).detail});
-        return std::nullopt;
-    }
-    return tool.desktop().read_value(spec.verify_window, std::get<Resolved>(res).element);
+WriteDeclaration declaration_of(const WriteSpec& spec) {
+    return WriteDeclaration{spec.verify_ref, WriteShape::AppendsText, spec.expect_text};
 }
-
-// `published` trusts one immediate read, as the seed's classify(before, after) did (debt D-3);
-// `current` calls an absence evidence only once the app's declared latency bound has passed.
-bool past_latency_bound(Tool& tool, WindowId w, TimeMs since) {
-    if (!tool.rules().settles) return true;
-    const auto bound = tool.desktop().declared_latency_ms(w);
-    return bound.has_value() && tool.desktop().now_ms() - since >= *bound;
-}
-
-}  // namespace
 
 WriteReport write_once(Tool& tool, const WriteSpec& spec) {
+    const WriteDeclaration writes = declaration_of(spec);
     WriteReport rep;
-    rep.before = read_verify(tool, spec, rep.checks_not_run);
+    const WriteReading before = tool.read_written(spec.verify_window, writes);
+    rep.before = before.value;
+    rep.step = tool.act_step(spec.action);  // the only time the write is sent
+    rep.act = rep.step.result;
     const TimeMs sent_at = tool.desktop().now_ms();
-    rep.act = tool.act(spec.action);  // the only time the write is sent
     if (rep.act.error) {
         // Delivered or not? An error before delivery is a clean not_done; after, or a throw, unknown (W-5).
         rep.outcome = attempt_outcome(rep.act);
@@ -88,16 +69,20 @@ WriteReport write_once(Tool& tool, const WriteSpec& spec) {
         rep.escalate = rep.outcome == WriteOutcome::Unknown;
         return rep;
     }
-    rep.after = read_verify(tool, spec, rep.checks_not_run);
-    rep.outcome = classify_write(rep.before, rep.after, spec.expect_text,
-                                 past_latency_bound(tool, spec.verify_window, sent_at), rep.checks_ran, rep.checks_not_run);
+    const auto bound = tool.desktop().declared_latency_ms(spec.verify_window);
+    const WriteReading after = tool.read_written(spec.verify_window, writes);
+    rep.after = after.value;
+    rep.outcome = classify_declared(writes, before, after, read_settled(tool.rules().settles, bound, sent_at, after.at_ms),
+                                    rep.checks_ran, rep.checks_not_run);
     if (rep.outcome != WriteOutcome::Unknown) return rep;
     // W-4: reconcile by reading the current state, once, after a bounded wait.
     tool.desktop().wait_ms(tool.config().reconcile_wait_ms);
-    rep.reconciled = read_verify(tool, spec, rep.checks_not_run);
+    const WriteReading reconciled = tool.read_written(spec.verify_window, writes);
+    rep.reconciled = reconciled.value;
     rep.reconciled_by_reading = true;
-    rep.outcome = classify_write(rep.before, rep.reconciled, spec.expect_text,
-                                 past_latency_bound(tool, spec.verify_window, sent_at), rep.checks_ran, rep.checks_not_run);
+    rep.outcome = classify_declared(writes, before, reconciled,
+                                    read_settled(tool.rules().settles, bound, sent_at, reconciled.at_ms), rep.checks_ran,
+                                    rep.checks_not_run);
     rep.escalate = rep.outcome == WriteOutcome::Unknown;
     return rep;
 }

@@ -2,6 +2,10 @@
 //
 //   before = read; write; verify; if unknown: wait, after = read; classify(before, after)
 //
+// The reads and the classification are the dependency boundary's (model/boundary.h): a WriteSpec
+// is an AppendsText write declaration, read by Tool::read_written and judged by
+// classify_declared, so the batch's boundary, write_once and the campaign's agent share them.
+//
 // done = evidence the effect exists; not_done = evidence it does not; unknown = the checks cannot
 // tell. Unknown carries the checks that ran, those that could not and why (W-3). Doubt is resolved
 // by reading, never by repeating the write (W-4); a write that stays unknown escalates.
@@ -28,7 +32,8 @@ struct WriteSpec {
 
 struct WriteReport {
     WriteOutcome outcome = WriteOutcome::Unknown;
-    ToolResult act;                         // the tool's answer for the write action
+    StepReport step;                        // the tool's report of the write action
+    ToolResult act;                         // its answer (step.result)
     std::optional<std::string> before;      // the verify reading before (nullopt: unreadable)
     std::optional<std::string> after;       // right after the write (after the tool's settle)
     std::optional<std::string> reconciled;  // the reconciling read, when the first was unknown
@@ -59,6 +64,9 @@ WriteOutcome attempt_outcome(const ToolResult& result);
 // W-2: retry only on a not_done, or on an unknown when an idempotency key makes the repeat
 // harmless; never on done. The only retry rule: may_retry and the agent both call it.
 bool may_retry_write(WriteOutcome outcome, bool has_idempotency_key);
+
+// The declared write a spec verifies: one more occurrence of expect_text in verify_ref's value.
+WriteDeclaration declaration_of(const WriteSpec& spec);
 
 // Runs the write once and reconciles by reading (W-4). Never sends the write twice.
 WriteReport write_once(Tool& tool, const WriteSpec& spec);

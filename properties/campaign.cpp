@@ -1,9 +1,11 @@
 #include "properties/campaign.h"
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <set>
 
+#include "model/marks.h"
 #include "properties/choice_shrink.h"
 #include "properties/shrink.h"
 
@@ -129,6 +131,8 @@ CampaignResult run_campaign(const CampaignOptions& o) {
         }
     }
     std::map<std::string, std::uint32_t> found;
+    std::array<std::uint64_t, mark_count> marks_before{};
+    for (std::size_t m = 0; m < mark_count; ++m) marks_before[m] = marks::hits(static_cast<Mark>(m));
     for (std::uint32_t i = 0; i < o.cases; ++i) {
         if (o.stop && o.stop()) {
             out.stopped = true;
@@ -178,6 +182,12 @@ CampaignResult run_campaign(const CampaignOptions& o) {
             out.counterexamples.push_back(std::move(c));
         }
         if (o.progress) o.progress(i + 1, o.cases);
+    }
+    if (marks::enabled) {
+        for (std::size_t m = 0; m < mark_count; ++m) {
+            const auto mark = static_cast<Mark>(m);
+            out.marks[std::string(to_string(mark))] = marks::hits(mark) - marks_before[m];
+        }
     }
     return out;
 }

@@ -76,6 +76,9 @@ struct CampaignResult {
     std::vector<PropertyStats> properties;
     std::map<std::string, std::uint32_t> verdicts;   // "Confirmed", "Absent", "Unknown", "error:<kind>"
     std::map<std::string, std::uint32_t> coverage;   // tags of properties/coverage.h
+    // The tool's paths (model/marks.h) the campaign took, by mark name: hits while it ran (its
+    // reruns and shrinks included), 0 for a path never taken. Empty when marks are compiled out.
+    std::map<std::string, std::uint64_t> marks;
     std::vector<Counterexample> counterexamples;
     bool stopped = false;  // CampaignOptions::stop ended it before `cases` cases
     bool any_violation() const { return !counterexamples.empty(); }

@@ -59,6 +59,10 @@ constexpr std::uint32_t text_length_max = 16;
 constexpr std::uint32_t launchable_permille = 100;
 constexpr std::uint32_t launch_step_permille = 150;
 constexpr std::uint32_t observe_permille = 80;
+// Without the extras (the PRNG population), rare: a launchable app in 4 % of cases, an observe for
+// 2 % of the clicks by ref.
+constexpr std::uint32_t rare_launchable_permille = 40;
+constexpr std::uint32_t rare_observe_permille = 20;
 constexpr ProcessId launched_pid = 900;
 inline constexpr std::uint32_t electron_ref_click_permille = 20;
 
@@ -468,7 +472,8 @@ Step Builder::draw_step_on(const Window& w, const Control& c) {
         step.frame = "main";
         return step;
     }
-    step.kind = o_.extras && c_.chance(observe_permille) ? StepKind::Observe : StepKind::Click;
+    const bool observes = (o_.extras || o_.rare_steps) && c_.chance(o_.extras ? observe_permille : rare_observe_permille);
+    step.kind = observes ? StepKind::Observe : StepKind::Click;
     const bool non_idempotent = c.kind == ControlKind::SubmitButton || c.kind == ControlKind::PostButton;
     if (non_idempotent && c_.chance(300) && swarm_.idempotency_keys) step.idempotency_key = "key" + std::to_string(c.id);
     return step;
@@ -520,7 +525,7 @@ Scenario Builder::build() {
     }
     if (o_.user && c_.chance(600)) add_user_events();
     if (o_.swarm_faults) s_.faults = draw_faults();
-    if (o_.extras && c_.chance(launchable_permille)) add_launchable();
+    if ((o_.extras || o_.rare_steps) && c_.chance(o_.extras ? launchable_permille : rare_launchable_permille)) add_launchable();
     swarm_ = draw_step_swarm();
     const std::uint32_t steps = count_in(1, std::clamp<std::uint32_t>(o_.steps_max, 1, static_cast<std::uint32_t>(steps_max)));
     for (std::uint32_t i = 0; i < steps; ++i) s_.steps.push_back(draw_step());

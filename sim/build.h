@@ -29,6 +29,9 @@ struct BuildOptions {
     // and RapidCheck draw as well: a launchable app and launch steps (F-8), observe steps (B-3),
     // hotkeys that promise nothing (ctrl+v, enter, shift+tab), free texts.
     bool extras = false;
+    // Rare steps (the PRNG population too): a launchable app and launch steps (F-8), observe steps
+    // (B-3), at rates low enough not to crowd out the other kinds (extras draws them more often).
+    bool rare_steps = true;
 };
 
 // The options of each source's population, in one place.

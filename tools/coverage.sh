@@ -25,6 +25,8 @@ done
 echo "coverage: deskcheck r0 campaign --cases $cases --seed $seed; deskcheck r0" >&2
 build/coverage/cli/deskcheck r0 campaign --cases "$cases" --seed "$seed" >/dev/null 2>&1 || true
 build/coverage/cli/deskcheck r0 >/dev/null 2>&1 || true
+echo "coverage: deskcheck mutate-rules --rules observation --seed $seed --no-shrink (the nightly's first mutate-rules part)" >&2
+build/coverage/cli/deskcheck mutate-rules --rules observation --seed "$seed" --no-shrink --out build/coverage/mutate-rules >/dev/null 2>&1 || true
 work=build/coverage/gcov
 rm -rf "$work" && mkdir -p "$work"
 (cd "$work" && gcov ../../../"$objects"/*.gcda >/dev/null 2>&1)
