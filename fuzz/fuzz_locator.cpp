@@ -4,7 +4,9 @@
 // Invariants (SPEC E-1..E-3):
 //   - resolve is deterministic and total (an error is element_not_found, nothing else);
 //   - a resolved node is reachable from the root, carries the element id reported, and matches
-//     the locator's identity: same role, same automationId (or same name without one);
+//     the locator's identity: same role, same automationId (or same name without one); when two
+//     reachable nodes of the snapshot shared that identity, it is the very node the locator was
+//     taken from (its element id): identity alone no longer tells them apart;
 //   - by the path: the path leads to it. By search: it is the only match within the depth limit —
 //     never a guess when the identity is ambiguous; and when exactly one node matches (and the
 //     path does not), resolve finds it;
@@ -135,8 +137,10 @@ std::optional<std::uint32_t> walk(const ElementTree& tree, const Locator& loc) {
     return at;
 }
 
+// The locator's identity (its fields were checked against the snapshot by check_taken()).
 bool same_identity(const ElementNode& node, const Locator& loc) {
     if (node.role != loc.role) return false;
+    if (!loc.identity_unique && node.id != loc.element) return false;
     if (loc.automation_id) return node.automation_id == loc.automation_id;
     return !node.automation_id && node.name == loc.name;
 }
@@ -194,6 +198,26 @@ void check_resolution(const ElementTree& tree, const Locator& loc) {
     const Error& e = std::get<Error>(result);
     if (e.kind != ErrorKind::ElementNotFound) props::invariant_broken(target, "resolve fails only with element_not_found", show(tree, loc));
     if (path_matches || candidates == 1) props::invariant_broken(target, "a unique match is found (E-2)", show(tree, loc));
+}
+
+// The locator describes node `index` of the snapshot: its identity, its id, and whether another
+// reachable node had the same identity (counted here, from the tree alone).
+void check_taken(const ElementTree& tree, std::uint32_t index, const Locator& loc) {
+    const ElementNode& node = tree.nodes[index];
+    if (loc.role != node.role || loc.automation_id != node.automation_id || loc.name != node.name || loc.element != node.id) {
+        props::invariant_broken(target, "a locator carries its node's identity and id (E-1)", show(tree, loc));
+    }
+    const Depths depth = depths(tree);
+    std::size_t sharing = 0;
+    for (std::size_t i = 0; i < tree.nodes.size(); ++i) {
+        const ElementNode& other = tree.nodes[i];
+        const bool same = other.role == node.role && other.automation_id == node.automation_id &&
+                          (node.automation_id || other.name == node.name);
+        if (depth[i] && same) ++sharing;
+    }
+    if (loc.identity_unique != (sharing == 1)) {
+        props::invariant_broken(target, "a locator records whether its identity was shared in the snapshot (E-2)", show(tree, loc));
+    }
 }
 
 // A desktop with two windows and nothing else: enough for resolve_ref (E-3).
@@ -255,6 +279,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto index = fdp.ConsumeIntegralInRange<std::uint32_t>(0, static_cast<std::uint32_t>(original.nodes.size() - 1));
     const std::optional<Locator> loc = locator_of(original, index);
     if (!loc) props::invariant_broken(target, "every node of a well-formed tree has a locator (E-1)", std::to_string(index));
+    check_taken(original, index, *loc);
+    if (*loc != locators_of(original)[index]) props::invariant_broken(target, "locator_of is locators_of's entry", show(original, *loc));
     check_resolution(original, *loc);
     ElementTree mutated = original;
     const std::uint32_t mutations = original.nodes.size() > 1 ? fdp.ConsumeIntegralInRange<std::uint32_t>(0, mutations_max) : 0;

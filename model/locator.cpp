@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cstdint>
+#include <map>
 
 namespace deskcheck {
 
@@ -68,27 +69,71 @@ std::optional<Locator> locator_with(const ElementTree& tree, const std::vector<s
     loc.role = node.role;
     loc.automation_id = node.automation_id;
     loc.name = node.name;
+    loc.element = node.id;
     return loc;
 }
 
-}  // namespace
-
-std::optional<Locator> locator_of(const ElementTree& tree, std::uint32_t index) {
-    if (index >= tree.nodes.size()) return std::nullopt;
-    return locator_with(tree, parents_of(tree), index);
+// The identity matches() compares, as one key: role, then the automationId or else the name.
+std::string identity_key(const ElementNode& node) {
+    std::string key = node.role;
+    key += node.automation_id ? '\x01' : '\x02';
+    key += node.automation_id ? *node.automation_id : node.name;
+    return key;
 }
+
+// The nodes reachable from the root (each visited once, so cycles end), within tree_nodes_max.
+std::vector<bool> attached_nodes(const ElementTree& tree) {
+    std::vector<bool> seen(tree.nodes.size(), false);
+    if (tree.nodes.empty()) return seen;
+    std::vector<std::uint32_t> frontier{0};
+    seen[0] = true;
+    for (std::size_t head = 0; head < frontier.size(); ++head) {
+        for (std::uint32_t c : tree.nodes[frontier[head]].children) {
+            if (c < tree.nodes.size() && c < tree_nodes_max && !seen[c]) {
+                seen[c] = true;
+                frontier.push_back(c);
+            }
+        }
+    }
+    return seen;
+}
+
+}  // namespace
 
 std::vector<std::optional<Locator>> locators_of(const ElementTree& tree) {
     std::vector<std::optional<Locator>> out;
     const std::size_t n = std::min<std::size_t>(tree.nodes.size(), tree_nodes_max);
     out.reserve(n);
     const auto parent = parents_of(tree);
-    for (std::uint32_t i = 0; i < n; ++i) out.push_back(locator_with(tree, parent, i));
+    const auto attached = attached_nodes(tree);
+    std::map<std::string, std::size_t> sharing;  // identity -> attached elements that have it
+    for (std::uint32_t i = 0; i < n; ++i) {
+        out.push_back(locator_with(tree, parent, i));
+        if (attached[i]) ++sharing[identity_key(tree.nodes[i])];
+    }
+    for (std::uint32_t i = 0; i < n; ++i) {
+        if (out[i]) out[i]->identity_unique = sharing[identity_key(tree.nodes[i])] <= 1;
+    }
     return out;
+}
+
+std::optional<Locator> locator_of(const ElementTree& tree, std::uint32_t index) {
+    if (index >= tree.nodes.size() || index >= tree_nodes_max) return std::nullopt;
+    auto loc = locator_with(tree, parents_of(tree), index);
+    if (!loc) return loc;
+    const std::string key = identity_key(tree.nodes[index]);
+    const auto attached = attached_nodes(tree);
+    std::size_t sharing = 0;
+    for (std::size_t i = 0; i < attached.size(); ++i) {
+        if (attached[i] && identity_key(tree.nodes[i]) == key) ++sharing;
+    }
+    loc->identity_unique = sharing <= 1;
+    return loc;
 }
 
 bool matches(const ElementNode& node, const Locator& locator) {
     if (node.role != locator.role) return false;
+    if (!locator.identity_unique && node.id != locator.element) return false;
     if (locator.automation_id.has_value()) return node.automation_id == locator.automation_id;
     return !node.automation_id.has_value() && node.name == locator.name;
 }
@@ -123,9 +168,10 @@ std::variant<Resolved, Error> resolve(const ElementTree& tree, const Locator& lo
         }
     }
     if (found) return Resolved{tree.nodes[*found].id, *found, true};
-    return Error{ErrorKind::ElementNotFound, "no element matches role '" + locator.role + "'" +
-                                                 (locator.automation_id ? " automationId '" + *locator.automation_id + "'"
-                                                                        : " name '" + locator.name + "'")};
+    return Error{ErrorKind::ElementNotFound,
+                 "no element matches role '" + locator.role + "'" +
+                     (locator.automation_id ? " automationId '" + *locator.automation_id + "'" : " name '" + locator.name + "'") +
+                     (locator.identity_unique ? "" : " (an identity shared in the snapshot: only the element the ref was taken from)")};
 }
 
 std::variant<Resolved, Error> resolve_ref(Desktop& desktop, const RefTable& refs, const std::string& ref,

@@ -30,6 +30,11 @@ struct Locator {
     std::string role;
     std::optional<std::string> automation_id;
     std::string name;
+    // Whether no other element of the window had the same identity (role + automationId, or role +
+    // name) when the locator was taken. When it had, identity alone cannot tell the two apart after
+    // the tree changes, so the element's runtime id (UIA's RuntimeId) breaks the tie (E-2).
+    bool identity_unique = true;
+    ElementId element = 0;
     friend bool operator==(const Locator&, const Locator&) = default;
 };
 
@@ -63,7 +68,8 @@ std::optional<Locator> locator_of(const ElementTree& tree, std::uint32_t index);
 std::vector<std::optional<Locator>> locators_of(const ElementTree& tree);
 
 // True when the node matches the locator's identity: role + automationId, or role + name when the
-// locator has no automationId.
+// locator has no automationId; and, when that identity was shared in the snapshot, the node is the
+// same element (runtime id).
 bool matches(const ElementNode& node, const Locator& locator);
 
 struct Resolved {
@@ -74,7 +80,8 @@ struct Resolved {
 
 // E-2: walk the path; if the element there matches, use it; otherwise search the subtree (depth
 // <= 40) for exactly one match; otherwise element_not_found. Never a wrong element: a search that
-// finds two candidates is element_not_found too.
+// finds two candidates is element_not_found too, and an identity that two elements shared when the
+// ref was taken resolves only to the element it was taken from (removed: element_not_found).
 std::variant<Resolved, Error> resolve(const ElementTree& tree, const Locator& locator);
 
 // E-3: resolves a ref for an action on `target`; a ref bound to another window is rejected.

@@ -345,6 +345,61 @@ BOOST_AUTO_TEST_CASE(E2_a_removed_element_gives_element_not_found_and_nothing_is
     BOOST_TEST(desk_sim.truth().attempts.empty());
 }
 
+namespace {
+// A pane with two edits that share automationId "same" (and a button), as an app draws them.
+ElementNode node(ElementId id, std::string role, std::optional<std::string> automation_id, std::string name) {
+    ElementNode n;
+    n.id = id;
+    n.role = std::move(role);
+    n.automation_id = std::move(automation_id);
+    n.name = std::move(name);
+    return n;
+}
+
+ElementTree twin_edits() {
+    ElementTree tree{4, {}};
+    tree.nodes.push_back(node(100, "Pane", std::nullopt, "pane"));
+    tree.nodes[0].children = {1, 2, 3};
+    tree.nodes.push_back(node(11, "Edit", "same", "first"));
+    tree.nodes.push_back(node(12, "Edit", "same", "second"));
+    tree.nodes.push_back(node(13, "Button", "ok", "OK"));
+    return tree;
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(E2_a_shared_identity_never_resolves_to_the_other_element) {
+    const ElementTree snapshot = twin_edits();
+    const auto first = locator_of(snapshot, 1);
+    const auto button = locator_of(snapshot, 3);
+    BOOST_REQUIRE(first && button);
+    BOOST_TEST(!first->identity_unique);
+    BOOST_TEST(button->identity_unique);
+    BOOST_TEST((locators_of(snapshot)[1] == first));
+
+    // The first edit is removed: the path now leads to the second, the search finds only it.
+    ElementTree removed = snapshot;
+    removed.nodes[0].children = {2, 3};
+    const auto gone = resolve(removed, *first);
+    BOOST_REQUIRE(std::holds_alternative<Error>(gone));
+    BOOST_TEST(to_string(std::get<Error>(gone).kind) == "element_not_found");
+    BOOST_TEST(std::get<Error>(gone).detail.find("shared") != std::string::npos);
+
+    // Reordered: the ref follows its own element, not the one now at its path.
+    ElementTree swapped = snapshot;
+    swapped.nodes[0].children = {3, 2, 1};
+    const auto followed = resolve(swapped, *first);
+    BOOST_REQUIRE(std::holds_alternative<Resolved>(followed));
+    BOOST_TEST(std::get<Resolved>(followed).element == 11u);
+    BOOST_TEST(std::get<Resolved>(followed).by_search);
+
+    // A unique identity keeps E-2's rule: an element re-created under the same identity is found.
+    ElementTree recreated = snapshot;
+    recreated.nodes[3].id = 99;
+    const auto found = resolve(recreated, *button);
+    BOOST_REQUIRE(std::holds_alternative<Resolved>(found));
+    BOOST_TEST(std::get<Resolved>(found).element == 99u);
+}
+
 BOOST_AUTO_TEST_CASE(E1_the_ref_table_is_capped_and_evicts_the_oldest) {
     RefTable table;
     Locator loc;
