@@ -459,6 +459,26 @@ WriteOutcome write_outcome_lie(const Claim& c) {
     return {what + " (W-1)", std::nullopt};
 }
 
+// F-8: what a launch report claims — the new window, or launch_failed — against what the launch
+// showed (the ledger's launch record: the app's pid, the windows that appeared).
+Lie launch_lie(const LaunchReport& report, const sim::LaunchRecord& record) {
+    const std::string app = "the launch of " + sim::quoted(record.app);
+    std::string showed = record.shown.empty() ? "showed no window" : "showed";
+    for (const WindowId w : record.shown) showed += " " + w_name(w);
+    if (report.ok == report.error.has_value()) return app + (report.ok ? " reports ok and an error" : " reports neither ok nor an error");
+    if (report.error) {
+        if (report.window) return app + " reports an error and a window " + w_name(*report.window);
+        if (report.error->kind != ErrorKind::LaunchFailed) return app + " fails with " + std::string(to_string(report.error->kind)) + ", not launch_failed";
+        if (record.pid && !record.shown.empty()) return app + " reports launch_failed, but it " + showed + " (F-8)";
+        return std::nullopt;
+    }
+    if (!report.window) return app + " reports ok without a window (F-8)";
+    if (std::find(record.shown.begin(), record.shown.end(), *report.window) == record.shown.end()) {
+        return app + " claims " + w_name(*report.window) + " as its new window, but it " + showed + " (F-8)";
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 CheckResult report_matches_ground_truth(const sim::Scenario& scenario, const RunResult& run) {
@@ -484,6 +504,20 @@ CheckResult report_matches_ground_truth(const sim::Scenario& scenario, const Run
                 seg.reports.empty() ? std::nullopt : std::optional<std::uint32_t>(run.steps[seg.reports.back()].index);
             return CheckResult::violated(std::string(property), step, *lie);
         }
+    }
+    // Launches, in order: the k-th report is the tool's account of the desktop's k-th launch.
+    const auto& records = run.truth().launches;
+    if (records.size() != run.launches.size()) {
+        return CheckResult::violated(std::string(property), std::nullopt,
+                                     std::to_string(run.launches.size()) + " launch reports for " +
+                                         std::to_string(records.size()) + " launches the desktop saw (F-8)");
+    }
+    std::size_t launch = 0;
+    for (std::uint32_t k = 0; k < scenario.steps.size() && launch < records.size(); ++k) {
+        if (scenario.steps[k].kind != sim::StepKind::Launch) continue;
+        if (auto lie = launch_lie(run.launches[launch], records[launch])) return CheckResult::violated(std::string(property), k, *lie);
+        ++launch;
+        ++judged;
     }
     if (not_judged) return CheckResult::cannot_judge(*not_judged);
     return CheckResult::holds(judged);

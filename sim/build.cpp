@@ -64,6 +64,13 @@ constexpr std::uint32_t observe_permille = 80;
 constexpr std::uint32_t rare_launchable_permille = 40;
 constexpr std::uint32_t rare_observe_permille = 20;
 constexpr ProcessId launched_pid = 900;
+// A launch naming an app that is not installed (launch_failed), among the launch steps.
+constexpr std::uint32_t unknown_app_launch_permille = 100;
+// A user who keeps typing through the tool's whole F-1 wait (3 s): keystrokes every 600 ms from
+// t=0 to t=3600, among the cases with user events.
+constexpr std::uint32_t typing_burst_permille = 40;
+constexpr TimeMs typing_burst_every_ms = 600;
+constexpr TimeMs typing_burst_until_ms = 3'600;
 inline constexpr std::uint32_t electron_ref_click_permille = 20;
 
 // Hidden windows the hostile events may show: a popup, an occluder, a launched app's window.
@@ -121,6 +128,7 @@ private:
     void add_popup();
     void add_occluder();
     void add_launchable();
+    void add_typing_burst();
     ElementId reorder_parent(const Window& w, ElementId moved);
     void add_app_events();
     void add_user_events();
@@ -408,6 +416,13 @@ void Builder::add_user_events() {
     }
 }
 
+// A user who keeps typing: a keystroke every 600 ms from t=0 to t=3600, after the other user events.
+void Builder::add_typing_burst() {
+    for (TimeMs at = 0; at <= typing_burst_until_ms; at += typing_burst_every_ms) {
+        s_.events.push_back(Event{at, EventKind::UserTypes, "z", {}, no_window, 0, 0, 0});
+    }
+}
+
 // Swarm: each fault is on in a share of cases. A stale read and an overrun beyond the declared
 // latency bound are faults the tool does not promise to survive (S-7): the checks cannot blame
 // it where they shaped the evidence, so they are on less often, to keep every property judged on
@@ -429,9 +444,14 @@ FaultPlan Builder::draw_faults() {
 
 // --- steps ---
 
-// Steps whose effect a later step may depend on (B-3): a save, a submit, a post.
+// Steps whose effect a later step may depend on (B-3): a save, a submit, a post, typing plain text
+// into a field by ref (the text a later step uses).
 bool is_dependency_target(const Scenario& s, const Step& step) {
     if (step.kind == StepKind::Hotkey) return step.keys == "ctrl+s";
+    if (step.kind == StepKind::Type) {
+        // Plain text only: with Tab or Enter in it the field keeps just the first segment (V-6).
+        return step.control.has_value() && !step.text.empty() && step.text.find_first_of("\t\r\n") == std::string::npos;
+    }
     if (step.kind != StepKind::Click || !step.control) return false;
     for (const auto& w : s.windows) {
         for (const auto& c : w.controls) {
@@ -499,7 +519,7 @@ Step Builder::draw_step() {
     if (launchable && c_.chance(launch_step_permille)) {
         step = Step{};
         step.kind = StepKind::Launch;
-        step.app = s_.apps.back().name;
+        step.app = c_.chance(unknown_app_launch_permille) ? std::string("not-installed") : s_.apps.back().name;
     }
     std::vector<std::uint32_t> targets;
     for (std::size_t i = 0; i < s_.steps.size(); ++i) {
@@ -523,12 +543,16 @@ Scenario Builder::build() {
         if (c_.chance(250)) add_occluder();
         add_app_events();
     }
-    if (o_.user && c_.chance(600)) add_user_events();
+    const bool user_events = o_.user && c_.chance(600);
+    if (user_events) add_user_events();
     if (o_.swarm_faults) s_.faults = draw_faults();
     if ((o_.extras || o_.rare_steps) && c_.chance(o_.extras ? launchable_permille : rare_launchable_permille)) add_launchable();
     swarm_ = draw_step_swarm();
     const std::uint32_t steps = count_in(1, std::clamp<std::uint32_t>(o_.steps_max, 1, static_cast<std::uint32_t>(steps_max)));
     for (std::uint32_t i = 0; i < steps; ++i) s_.steps.push_back(draw_step());
+    // Drawn last, so that the choices before it keep their meaning: now and then the user's
+    // keystrokes are a burst that outlasts the tool's whole F-1 wait.
+    if (user_events && c_.chance(typing_burst_permille)) add_typing_burst();
     return std::move(s_);
 }
 

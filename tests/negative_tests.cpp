@@ -11,6 +11,7 @@
 #include <ostream>
 
 #include <string>
+#include <utility>
 
 #include "model/tool.h"
 #include "properties/checks.h"
@@ -220,8 +221,10 @@ struct ReportProof {
 };
 
 constexpr ReportProof report_proofs[] = {
-    // F-2: the guard says restored:true although the desktop refused the give-back.
-    {"F2_restored_despite_refusal", Mutation::RestoredDespiteRefusal, "report_matches_ground_truth", "refused", 20'000, 2, 1},
+    // F-2: the guard says restored:true although the desktop refused the give-back. Bound: 2 steps
+    // (was 1 until typed text became a dependency target in the population: the search now meets a
+    // case whose shrink stops at a step in front plus a borrowing one).
+    {"F2_restored_despite_refusal", Mutation::RestoredDespiteRefusal, "report_matches_ground_truth", "refused", 20'000, 2, 2},
     // P-1: the after-readback is the before snapshot, never read.
     {"P1_phantom_readback", Mutation::PhantomReadback, "report_matches_ground_truth", "phantom", cases_max, 1, 1},
     // W-1: a step left Unknown because its state had not settled says not_done; its effect lands
@@ -256,6 +259,54 @@ BOOST_DATA_TEST_CASE(report_and_decisiveness_mutations_are_caught, boost::unit_t
     BOOST_TEST(z.steps <= proof.steps_max);
     if (proof.mutation == Mutation::RestoredDespiteRefusal) BOOST_TEST(s.faults.foreground_refusal_permille > 0u);
     holds_without_the_bug(proof.check, s, current_with(Mutation::None, true));
+}
+
+// F-8: a launch report is a claim too. A launchable "calc" (pid 3, hidden window 3) on a desk with
+// notepad (w1); the step launches it, then one that names an app that is not installed. Each
+// tampered report (the wrong window, a false launch_failed, a made-up success) is caught; the
+// report as the tool gave it holds.
+BOOST_AUTO_TEST_CASE(F8_a_false_launch_report_is_caught_by_report_matches_ground_truth) {
+    using namespace deskcheck::testing;
+    sim::Scenario s = desk();
+    app(s, 1, 0, 0);
+    window(s, 1, 1, Rect{0, 0, 800, 600});
+    auto& calc = app(s, 3, 0, 0);
+    calc.name = "calc";
+    calc.launchable = true;
+    window(s, 3, 3, Rect{300, 300, 600, 600});
+    s.hidden.push_back(3);
+    s.foreground = 1;
+    s.batch = true;
+    sim::Step launch;
+    launch.kind = sim::StepKind::Launch;
+    launch.app = "calc";
+    s.steps.push_back(launch);
+    launch.app = "not-installed";
+    s.steps.push_back(launch);
+    BOOST_REQUIRE(!sim::validate(s).has_value());
+    const RunOptions options = current_with(Mutation::None);
+    RunResult run = run_scenario(s, options);
+    const NamedCheck& check = *find_check("report_matches_ground_truth");
+    BOOST_REQUIRE(run.launches.size() == 2u);
+    BOOST_TEST(run.launches[0].ok);
+    BOOST_TEST(run.launches[0].window.value_or(0) == 3u);
+    BOOST_TEST(!run.launches[1].ok);
+    BOOST_TEST((run_check(check, s, run, options).status == CheckStatus::Holds));
+
+    // Each lie is told on the run itself, then taken back (a RunResult owns its desktop: no copies).
+    auto lie_caught = [&](std::size_t i, LaunchReport lie, const std::string& needle) {
+        const LaunchReport told = std::exchange(run.launches[i], std::move(lie));
+        const CheckResult r = run_check(check, s, run, options);
+        run.launches[i] = told;
+        BOOST_TEST((r.status == CheckStatus::Violated), needle << " was not caught");
+        if (r.violation) BOOST_TEST(r.violation->explanation.find(needle) != std::string::npos, r.violation->explanation);
+    };
+    LaunchReport wrong_window = run.launches[0];
+    wrong_window.window = 1;
+    lie_caught(0, wrong_window, "claims w1 as its new window");
+    lie_caught(0, LaunchReport{false, std::nullopt, Error{ErrorKind::LaunchFailed, "said"}, {}}, "reports launch_failed, but it showed w3");
+    lie_caught(1, LaunchReport{true, 3, std::nullopt, {}}, "claims w3 as its new window, but it showed no window");
+    BOOST_TEST((run_check(check, s, run, options).status == CheckStatus::Holds));
 }
 
 // ---- batch_stops_at_first_failure ----------------------------------------------------------------
