@@ -54,15 +54,9 @@ public:
 class InvertedDpi final : public ToolHooks {
 public:
     Point to_client(const WindowInfo& w, Point p) const override {
-        const std::int64_t dx = static_cast<std::int64_t>(p.x) - w.bounds.left;
-        const std::int64_t dy = static_cast<std::int64_t>(p.y) - w.bounds.top;
-        const std::int64_t num = w.monitor_dpi == 0 ? 96 : w.monitor_dpi;
-        const std::int64_t den = w.window_dpi == 0 ? 96 : w.window_dpi;
-        const auto scale = [&](std::int64_t d) {
-            const std::int64_t twice = 2 * d * num + (d >= 0 ? den : -den);
-            return static_cast<std::int32_t>(twice / (2 * den));
-        };
-        return Point{scale(dx), scale(dy)};
+        WindowInfo inverted = w;
+        std::swap(inverted.window_dpi, inverted.monitor_dpi);
+        return physical_to_client(inverted, p);
     }
 };
 
