@@ -40,6 +40,7 @@ enum class Mark : std::uint8_t {
     quiesced_before_action,         // D-3: waited for an earlier action's effects before the before-read
     dependency_escalated,           // B-3: a dependency stayed unknown after one observation
     front_moved_while_pre_checks_waited,  // F-4 in a batch: someone else moved the front during the boundary or quiesce wait
+    front_moved_while_write_reconciled,  // F-3/F-4 in write_once: the front moved during the watched reconciling wait (W-4)
     count_,
 };
 inline constexpr std::size_t mark_count = static_cast<std::size_t>(Mark::count_);

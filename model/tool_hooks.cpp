@@ -84,6 +84,7 @@ std::string_view to_string(Mark m) {
         case Mark::settle_ended_on_confirmed: return "settle_ended_on_confirmed";
         case Mark::quiesced_before_action: return "quiesced_before_action";
         case Mark::dependency_escalated: return "dependency_escalated";
+        case Mark::front_moved_while_write_reconciled: return "front_moved_while_write_reconciled";
         case Mark::count_: break;
     }
     return "?";

@@ -1,5 +1,8 @@
 #include "model/write.h"
 
+#include "model/guard.h"
+#include "model/marks.h"
+#include "model/tool_detail.h"
 #include "model/tool_hooks.h"
 
 #include <cassert>
@@ -51,13 +54,61 @@ WriteDeclaration declaration_of(const WriteSpec& spec) {
     return WriteDeclaration{spec.verify_ref, WriteShape::AppendsText, spec.expect_text};
 }
 
+namespace {
+
+// W-4 with F-3, F-4: the reconciling wait, watched for reconcile_wait_ms as after a background
+// action (the guard's own watch, model/guard.h). Whom the front is owed to is what the tool can see:
+// the window in front when the action ended — unless that is one of the target's own windows (the
+// target, its process, a popup it owns) that was not in front when the action began: then the
+// action's give-back was refused even after F24 (S-7) and the front is still owed to the window
+// from before the action (none: nothing to give back), and the target's window is not asked for
+// again until the front moves (as give_back_and_watch does after a refused give-back). A known
+// limit: when another window had taken the front during the action and its give-back was refused
+// too, the tool cannot tell that window from here and owes the one from before.
+ForegroundEvidence watched_reconcile_wait(Tool& tool, WindowId target, WindowId front_before_action,
+                                          WindowId front_after_action) {
+    Desktop& desktop = tool.desktop();
+    GuardConfig gc = detail::guard_config(tool.config(), tool.hooks());
+    gc.app_watch_ms = tool.config().reconcile_wait_ms;
+    WindowId owed = front_after_action;
+    WindowId refused_front = no_window;
+    if (front_after_action != front_before_action && front_after_action != no_window &&
+        related_to_target(desktop, front_after_action, target)) {
+        owed = front_before_action;
+        refused_front = front_after_action;
+    }
+    ForegroundEvidence ev = watch_after_background_action(desktop, target, owed, gc, {}, refused_front);
+    if (ev.borrowed || ev.changed_by) mark(Mark::front_moved_while_write_reconciled);
+    return ev;
+}
+
+// F-2 for the whole call: the action's evidence, then what the watched wait saw.
+ForegroundEvidence whole_call(const ForegroundEvidence& action, const ForegroundEvidence& wait) {
+    ForegroundEvidence ev = action;
+    if (wait.changed_by) ev.changed_by = wait.changed_by;
+    if (!wait.borrowed) return ev;
+    ev.retried_after_refusal = ev.retried_after_refusal || wait.retried_after_refusal;
+    ev.restored = wait.restored;  // the latest give-back
+    if (ev.borrowed) return ev;   // the action's borrow (by, durationMs) stands, as in give_back_and_watch
+    ev.unchanged = false;
+    ev.borrowed = true;
+    ev.by = wait.by;
+    ev.duration_ms = wait.duration_ms;
+    return ev;
+}
+
+}  // namespace
+
 WriteReport write_once(Tool& tool, const WriteSpec& spec) {
     const WriteDeclaration writes = declaration_of(spec);
     WriteReport rep;
     const WriteReading before = tool.read_written(spec.verify_window, writes);
     rep.before = before.value;
+    const WindowId front_before_action = tool.desktop().foreground();
     rep.step = tool.act_step(spec.action);  // the only time the write is sent
+    const WindowId front_after_action = tool.desktop().foreground();
     rep.act = rep.step.result;
+    rep.foreground = rep.step.result.evidence.foreground;
     const TimeMs sent_at = tool.desktop().now_ms();
     if (rep.act.error) {
         // Delivered or not? An error before delivery is a clean not_done; after, or a throw, unknown (W-5).
@@ -75,8 +126,11 @@ WriteReport write_once(Tool& tool, const WriteSpec& spec) {
     rep.outcome = classify_declared(writes, before, after, read_settled(tool.rules().settles, bound, sent_at, after.at_ms),
                                     rep.checks_ran, rep.checks_not_run);
     if (rep.outcome != WriteOutcome::Unknown) return rep;
-    // W-4: reconcile by reading the current state, once, after a bounded wait.
-    tool.desktop().wait_ms(tool.config().reconcile_wait_ms);
+    // W-4: reconcile by reading the current state, once, after a bounded wait — watched (F-3, F-4):
+    // the front is the tool's business until write_once returns.
+    rep.watched_wait = true;
+    rep.foreground = whole_call(rep.foreground, watched_reconcile_wait(tool, spec.action.target, front_before_action,
+                                                                        front_after_action));
     const WriteReading reconciled = tool.read_written(spec.verify_window, writes);
     rep.reconciled = reconciled.value;
     rep.reconciled_by_reading = true;

@@ -32,7 +32,7 @@ struct WriteSpec {
 
 struct WriteReport {
     WriteOutcome outcome = WriteOutcome::Unknown;
-    StepReport step;                        // the tool's report of the write action
+    StepReport step;                        // the tool's report of the write action alone
     ToolResult act;                         // its answer (step.result)
     std::optional<std::string> before;      // the verify reading before (nullopt: unreadable)
     std::optional<std::string> after;       // right after the write (after the tool's settle)
@@ -41,6 +41,18 @@ struct WriteReport {
     bool escalate = false;                  // still unknown after reconciliation: stop, ask a person
     std::vector<Check> checks_ran;
     std::vector<SkippedCheck> checks_not_run;
+    // F-2 for the whole write_once call, not just the action: `step`'s own foreground evidence
+    // (step.result.evidence.foreground, which ends with the action) merged with what the F-3/F-4
+    // watch saw during the reconciling wait (W-4), when there was one. The wait is watched as after
+    // a background action (watch_after_background_action, model/guard.h): the target's app, a window
+    // of its process or a popup it owns taking the front is put back (borrowed:true, by:"app",
+    // restored, durationMs of that grab — unless the action itself had borrowed: then its by and
+    // durationMs stand and restored is the latest give-back's, as give_back_and_watch reports);
+    // a window unrelated to the target taking it is left alone and reported
+    // (changedBy:"another-window"). Without a wait (an error, or the first read decided) it is the
+    // step's evidence unchanged.
+    ForegroundEvidence foreground;
+    bool watched_wait = false;              // the reconciling wait ran, watched (F-3, F-4)
 };
 
 // Counts non-overlapping occurrences of `needle` in `hay` (needle non-empty).
@@ -68,7 +80,8 @@ bool may_retry_write(WriteOutcome outcome, bool has_idempotency_key);
 // The declared write a spec verifies: one more occurrence of expect_text in verify_ref's value.
 WriteDeclaration declaration_of(const WriteSpec& spec);
 
-// Runs the write once and reconciles by reading (W-4). Never sends the write twice.
+// Runs the write once and reconciles by reading (W-4). Never sends the write twice. The reconciling
+// wait is a watched wait (F-3, F-4): see WriteReport::foreground.
 WriteReport write_once(Tool& tool, const WriteSpec& spec);
 
 // W-2: may an agent retry this write? may_retry_write on the reconciled outcome; an idempotent write

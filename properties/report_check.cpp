@@ -384,6 +384,20 @@ Lie batch_foreground_lie(const sim::Scenario& s, const RunResult& run, const Seg
     return foreground_lie(s, run, g, g, fg, nullptr, "the batch");
 }
 
+// A single action sent through write_once: its evidence covers the whole call (the step and the
+// watched reconciling wait, WriteReport::foreground), so it is judged on the segment's range. The
+// step's claim lends the exact borrow-to-give-back durationMs of the step's own borrow (F-2).
+Lie write_foreground_lie(const sim::Scenario& s, const RunResult& run, const Segment& seg, const Claim* step) {
+    if (!seg.write_foreground) return std::nullopt;
+    const auto& fg = *seg.write_foreground;
+    const std::string who = "the write of " + (step != nullptr ? step->name() : std::string("a single action"));
+    const Range g{seg.changes_begin, seg.changes_end, seg.requests_begin, seg.requests_end, seg.began_ms, seg.ended_ms};
+    if (fg.unchanged && tool_change_in(run, g.changes_begin, g.changes_end)) {
+        return who + " reports the foreground unchanged:true, but the tool moved it during the call (F-2)";
+    }
+    return foreground_lie(s, run, g, g, fg, step, who);
+}
+
 // ---- the verdict as a write outcome (W-1) --------------------------------------------------------
 
 // The promised effect of this very report (an agent retry shares the step's index), landed at any
@@ -498,6 +512,13 @@ CheckResult report_matches_ground_truth(const sim::Scenario& scenario, const Run
             if (lie) return CheckResult::violated(std::string(property), report.index, *lie);
             if (w.cannot_judge) not_judged = w.cannot_judge;
             ++judged;
+        }
+        std::optional<Claim> last;
+        if (!seg.reports.empty() && run.steps[seg.reports.back()].index < scenario.steps.size()) {
+            last.emplace(Claim{scenario, run, run.steps[seg.reports.back()], run.timings[seg.reports.back()], seg});
+        }
+        if (auto lie = write_foreground_lie(scenario, run, seg, last ? &*last : nullptr)) {
+            return CheckResult::violated(std::string(property), last ? std::optional<std::uint32_t>(last->report.index) : std::nullopt, *lie);
         }
         if (auto lie = batch_foreground_lie(scenario, run, seg)) {
             const std::optional<std::uint32_t> step =

@@ -294,10 +294,37 @@ private:
         close_segment(desk, std::move(seg));
     }
 
+    // Outside a batch, the agent sends a post or a submit whose effect it knows (a declared
+    // AppendsText write) through write_once (model/write.h): read, send once, reconcile by reading
+    // (W-4) — the boundary's reads and classification, never a second send. The whole call is the
+    // segment: its foreground evidence (the watched reconciling wait included) goes with it.
+    StepReport single_action(Tool& tool, sim::Sim& desk, const Request& r, Segment& seg) {
+        if (!r.writes || r.writes->shape != WriteShape::AppendsText || !r.writes->ref) return tool.act_step(r);
+        WriteSpec spec;
+        spec.action = r;
+        spec.verify_window = r.target;
+        spec.verify_ref = *r.writes->ref;
+        spec.expect_text = r.writes->text;
+        spec.idempotency_key = r.idempotency_key;
+        WriteReport w = write_once(tool, spec);
+        seg.write_foreground = w.foreground;
+        if (desk.trace().on) {
+            std::string text = "agent: write " + std::to_string(r.step) + " reconciled -> " + std::string(to_string(w.outcome)) +
+                               (w.reconciled_by_reading ? " (by a second read, W-4)" : "") + (w.escalate ? "; escalate" : "");
+            const auto& fg = w.foreground;
+            if (w.watched_wait && fg.borrowed && fg != w.step.result.evidence.foreground) {
+                text += "; foreground borrowed by " + fg.by + (fg.restored ? ", restored" : ", NOT restored");
+            }
+            if (w.watched_wait && fg.changed_by) text += "; foreground changed by " + *fg.changed_by;
+            desk.trace().note(desk.now_ms(), text);
+        }
+        return std::move(w.step);
+    }
+
     void run_singles(Tool& tool, sim::Sim& desk, std::size_t begin, std::size_t end) {
         for (std::size_t k = begin; k < end && !out_.stopped_at; ++k) {
             Segment seg = open_segment(desk, false);
-            StepReport s = tool.act_step(out_.requests[k]);
+            StepReport s = single_action(tool, desk, out_.requests[k], seg);
             s.index = static_cast<std::uint32_t>(k);
             if (!s.result.ok) out_.stopped_at = static_cast<std::uint32_t>(k);
             seg.reports.push_back(out_.steps.size());

@@ -75,6 +75,10 @@ struct Segment {
     std::size_t requests_end = 0;
     std::vector<std::size_t> reports;  // indices into RunResult::steps
     std::optional<std::size_t> batch_report;  // index into RunResult::batches
+    // A single action the agent sent through write_once (model/write.h): the foreground evidence of
+    // the whole call (WriteReport::foreground: the step and the watched reconciling wait). The step
+    // report in `reports` keeps its own evidence, which ends with the step.
+    std::optional<ForegroundEvidence> write_foreground;
 };
 
 struct RunResult {

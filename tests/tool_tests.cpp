@@ -612,6 +612,88 @@ BOOST_AUTO_TEST_CASE(W2_W4_a_slow_comment_is_unknown_reconciled_by_a_read_and_po
     BOOST_TEST(desk_sim.truth().attempts.size() == 1u);  // sent once
 }
 
+namespace {
+// comment_desk with a user's chat window (2) in front: the post is sent to the background window 7,
+// whose comment shows in its feed 1500 ms later, so write_once waits the 2 s reconciling wait (W-4).
+sim::Scenario comment_desk_in_background() {
+    auto s = comment_desk("current");
+    app(s, 2, 0, 0);
+    auto& chat = window(s, 2, 2, Rect{1000, 0, 1900, 800});
+    control(chat, 21, ControlKind::Edit, Rect{1010, 10, 1800, 40}, "chat");
+    s.foreground = 2;
+    s.batch = false;
+    auto post = step(sim::StepKind::Click, 7, 71);
+    s.steps = {post};
+    return s;
+}
+
+// The reconciling wait as the campaign's agent runs it (properties/run.cpp): the checks judge the
+// segment of the whole write_once call.
+void expect_whole_call_judged_true(const sim::Scenario& s, const props::RunResult& run) {
+    for (const auto& check : {props::foreground_returned(s, run), props::report_matches_ground_truth(s, run)}) {
+        BOOST_TEST((check.status == props::CheckStatus::Holds),
+                   (check.violation ? check.violation->explanation : check.why_not_judged));
+    }
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(W4_F3_the_targets_app_grabbing_the_front_during_the_reconciling_wait_is_put_back_by_app) {
+    const auto reached = expect_mark(Mark::front_moved_while_write_reconciled);
+    const auto grab = expect_mark(Mark::app_grab_put_back);
+    auto s = comment_desk_in_background();
+    s.apps[0].steals_foreground_after_ms = 600;  // after the action's own 350 ms watch: in the wait
+    sim::Sim desk_sim(s);
+    Tool tool(desk_sim, current_rules());
+    const WriteReport report = write_once(tool, post_spec(tool));
+    BOOST_TEST(report.reconciled_by_reading);
+    BOOST_TEST(report.watched_wait);
+    const auto& action = report.step.result.evidence.foreground;
+    BOOST_TEST(action.unchanged);  // the action itself ended before the grab
+    BOOST_TEST(report.foreground.borrowed);
+    BOOST_TEST(report.foreground.by == "app");
+    BOOST_TEST(report.foreground.restored);
+    BOOST_TEST(!report.foreground.changed_by.has_value());
+    BOOST_TEST(desk_sim.truth().count_foreground_changes_by("app") == 1u);
+    BOOST_TEST(desk_sim.true_foreground() == 2u);  // given back
+    BOOST_TEST(to_string(report.outcome) == "done");
+    // The campaign's agent, and the checks on the whole call.
+    const auto run = props::run_scenario(s);
+    BOOST_REQUIRE_EQUAL(run.segments.size(), 1u);
+    BOOST_REQUIRE(run.segments[0].write_foreground.has_value());
+    BOOST_TEST(run.segments[0].write_foreground->by == "app");
+    BOOST_TEST(run.sim->true_foreground() == 2u);
+    expect_whole_call_judged_true(s, run);
+}
+
+BOOST_AUTO_TEST_CASE(W4_F4_another_window_taking_the_front_during_the_reconciling_wait_is_reported_and_left_alone) {
+    const auto reached = expect_mark(Mark::front_moved_while_write_reconciled);
+    const auto left = expect_mark(Mark::another_window_left_alone);
+    auto s = comment_desk_in_background();
+    app(s, 5, 0, 0);
+    window(s, 5, 5, Rect{200, 200, 600, 600});
+    sim::Event ev;
+    ev.at_ms = 1000;  // after the action's watch, during the wait
+    ev.kind = sim::EventKind::WindowToFront;
+    ev.window = 5;
+    s.events.push_back(ev);
+    sim::Sim desk_sim(s);
+    Tool tool(desk_sim, current_rules());
+    const WriteReport report = write_once(tool, post_spec(tool));
+    BOOST_TEST(report.watched_wait);
+    BOOST_TEST(!report.step.result.evidence.foreground.changed_by.has_value());  // the action ended before
+    BOOST_REQUIRE(report.foreground.changed_by.has_value());
+    BOOST_TEST(*report.foreground.changed_by == "another-window");
+    BOOST_TEST(!report.foreground.borrowed);
+    BOOST_TEST(desk_sim.truth().foreground_requests.empty());  // the tool did not touch it
+    BOOST_TEST(desk_sim.true_foreground() == 5u);
+    const auto run = props::run_scenario(s);
+    BOOST_REQUIRE_EQUAL(run.segments.size(), 1u);
+    BOOST_REQUIRE(run.segments[0].write_foreground.has_value());
+    BOOST_TEST(run.segments[0].write_foreground->changed_by.value_or("") == "another-window");
+    BOOST_TEST(run.sim->true_foreground() == 5u);
+    expect_whole_call_judged_true(s, run);
+}
+
 BOOST_AUTO_TEST_CASE(D3_published_calls_the_slow_comment_not_done_and_a_retry_posts_it_twice) {
     sim::Sim desk_sim(comment_desk("published"));
     Tool tool(desk_sim, published_rules());
