@@ -240,5 +240,9 @@ BOOST_AUTO_TEST_CASE(R1_failure_leaves_nothing_smoke_campaign_on_a_fixed_seed) {
     BOOST_TEST(r.at_operation > 1000u);
     BOOST_TEST(r.with_others > 1000u);
     BOOST_TEST(r.null_values > 1000u);
+    // One case in four is killed mid-task and recovered in process, half of those twice.
+    BOOST_TEST(r.crashed > 4000u);
+    BOOST_TEST(r.recovered > 1000u);
+    BOOST_TEST(r.recovery_crashed > 1000u);
     if (r.shrunk) BOOST_TEST_MESSAGE(*r.shrunk->violation << ": " << r0::describe_case(*r.shrunk));
 }
