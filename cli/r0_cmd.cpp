@@ -129,8 +129,11 @@ int cmd_r0_campaign(const Argv& argv) {
         std::cout << "usage: deskcheck r0 campaign [--cases N] [--seed S] [--policy P] [--json]\n"
                      "  failure_leaves_nothing over N generated fixtures (default 100000, seed 1), each with a failure\n"
                      "  at a generated step or operation; stops at the first violation and shrinks it.\n"
+                     "  One case in four is also killed mid-task (at a journal append or an operation) and recovered\n"
+                     "  in process from its journal alone; the recovery itself is killed in half of those, then re-run.\n"
                      "  --policy: current (the tool), or a wrong undo the check must catch: null-as-empty,\n"
-                     "  forget-folders, skip-failed-line, wrong-order. Exit 0 none, 1 a violation, 2 bad usage.\n";
+                     "  forget-folders, skip-failed-line, wrong-order, recover-skips-last-intent, recover-nothing.\n"
+                     "  Exit 0 none, 1 a violation, 2 bad usage.\n";
         return exit_ok;
     }
     const auto cases = args.number("--cases");
@@ -139,17 +142,20 @@ int cmd_r0_campaign(const Argv& argv) {
     if (args.ok() && cases && (*cases == 0 || *cases > cases_max)) args.fail("--cases must be 1.." + std::to_string(cases_max));
     if (args.ok() && !args.positional().empty()) args.fail("unexpected argument '" + args.positional().front() + "'");
     r0::PolicyChoice policy = r0::make_policy(policy_name);
-    if (args.ok() && !policy.known) args.fail("unknown --policy '" + policy_name + "' (current, null-as-empty, forget-folders, skip-failed-line, wrong-order)");
+    if (args.ok() && !policy.known)
+        args.fail("unknown --policy '" + policy_name +
+                  "' (current, null-as-empty, forget-folders, skip-failed-line, wrong-order, recover-skips-last-intent, recover-nothing)");
     if (!args.ok()) return usage_error("r0 campaign", args.error());
     const std::uint64_t s = seed.value_or(1);
     const std::uint64_t n = cases.value_or(default_cases);
     if (!args.flag("--json")) std::cout << "seed " << s << ", " << n << " cases, policy " << policy_name << "\n" << std::flush;
-    const r0::R0CampaignResult r = r0::run_r0_campaign(s, n, policy.policy.get());
+    const r0::R0CampaignResult r = r0::run_r0_campaign(s, n, policy.policy.get(), policy.recovery.get());
     const std::string reproduce = "deskcheck r0 campaign --seed " + std::to_string(s) + " --cases " + std::to_string(n) + " --policy " + policy_name;
     if (args.flag("--json")) {
         Json j{{"property", "failure_leaves_nothing"}, {"seed", s}, {"cases", r.cases}, {"policy", policy_name}, {"violations", r.violations},
                {"distribution", {{"failure_at_operation", r.at_operation}, {"with_other_programs", r.with_others},
-                                 {"with_windows", r.with_ui}, {"with_a_null_value", r.null_values}}}};
+                                 {"with_windows", r.with_ui}, {"with_a_null_value", r.null_values},
+                                 {"crashed", r.crashed}, {"recovered", r.recovered}, {"recovery_crashed", r.recovery_crashed}}}};
         if (r.shrunk) {
             j["counterexample"] = {{"violation", *r.shrunk->violation}, {"case", r0::describe_case(*r.shrunk)},
                                    {"choices", r.shrunk->choices}, {"fixture", sim::r0_fixture_to_json(r.shrunk->fixture)},
@@ -159,6 +165,8 @@ int cmd_r0_campaign(const Argv& argv) {
     } else {
         std::cout << r.cases << " cases run; failure at an operation " << r.at_operation << ", other programs writing " << r.with_others
                   << ", with windows " << r.with_ui << ", with a field holding no value " << r.null_values << "\n";
+        std::cout << "killed mid-task and recovered in process from the journal " << r.crashed << ", of which the recovery undid steps "
+                  << r.recovered << ", the recovery itself killed and re-run " << r.recovery_crashed << "\n";
         if (!r.shrunk) {
             std::cout << "failure_leaves_nothing: no violation\n";
         } else {
@@ -324,6 +332,7 @@ int cmd_r0(const Argv& argv) {
     r0::PolicyChoice policy = r0::make_policy(policy_name);
     if (args.ok() && !policy.known) args.fail("unknown --policy '" + policy_name + "'");
     if (args.ok() && policy.policy && adapter != "deskcheck") args.fail("--policy applies to --adapter deskcheck only");
+    if (args.ok() && policy.recovery) args.fail("--policy " + policy_name + " is a wrong crash recovery: only r0 campaign kills tasks");
     if (!args.ok()) return usage_error("r0", args.error());
     std::vector<sim::R0Fixture> fixtures;
     if (auto err = load_fixtures(args.option("--fixtures").value_or("corpus/r0"), fixtures)) return usage_error("r0", printable(*err));

@@ -1,6 +1,7 @@
 // Reading journal lines back (host/journal_read.h).
 #include "host/journal_read.h"
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 
 namespace deskcheck::host {
@@ -22,8 +23,63 @@ bool folders(const Json& j, std::vector<std::string>& out) {
     return true;
 }
 
-std::string read_before(const Json& b, StepOp op, Before& out) {
+std::optional<std::uint32_t> id(const Json& j, const char* key) {
+    if (!j.contains(key) || !j[key].is_number_unsigned()) return std::nullopt;
+    const auto v = j[key].get<std::uint64_t>();
+    if (v > UINT32_MAX) return std::nullopt;
+    return static_cast<std::uint32_t>(v);
+}
+
+std::optional<ValueWriter> writer_from(const std::string& name) {
+    if (name == "value_pattern") return ValueWriter::ValuePattern;
+    if (name == "keyboard_fallback") return ValueWriter::KeyboardFallback;
+    if (name == "none") return ValueWriter::None;
+    return std::nullopt;
+}
+
+std::string read_ui_before(const Json& b, StepOp op, Before& out) {
+    const auto window = id(b, "window");
+    if (!window) return std::string(to_string(op)) + " before lacks window";
+    out.window = *window;
+    switch (op) {
+        case StepOp::UiType: {
+            const auto element = id(b, "element");
+            const auto writer = str(b, "writer");
+            const auto how = writer ? writer_from(*writer) : std::nullopt;
+            if (!element || !how || !b.contains("value") || !(b["value"].is_null() || b["value"].is_string()))
+                return "ui.type before lacks element/value/writer";
+            out.element = *element;
+            out.writer = *how;
+            if (b["value"].is_string()) out.value = b["value"].get<std::string>();
+            return "";
+        }
+        case StepOp::UiMove: {
+            const Json& r = b.contains("rect") ? b["rect"] : Json();
+            if (!r.is_array() || r.size() != 4) return "ui.move before lacks rect";
+            std::int32_t v[4] = {};
+            for (std::size_t i = 0; i < 4; ++i) {
+                if (!r[i].is_number_integer()) return "ui.move before: bad rect";
+                const auto x = r[i].get<std::int64_t>();
+                if (x < INT32_MIN || x > INT32_MAX) return "ui.move before: bad rect";
+                v[i] = static_cast<std::int32_t>(x);
+            }
+            out.rect = Rect{v[0], v[1], v[2], v[3]};
+            return "";
+        }
+        case StepOp::UiInvoke: {
+            const auto element = id(b, "element");
+            if (!element || !b.contains("irreversible") || b["irreversible"] != true) return "ui.invoke before lacks element/irreversible";
+            out.element = *element;
+            out.irreversible = true;
+            return "";
+        }
+        default: return "not a UI step";
+    }
+}
+
+std::string read_before(const Json& b, StepOp op, Before& out, bool desktop) {
     if (!b.is_object()) return "before is not an object";
+    if (desktop && !is_file_op(op)) return read_ui_before(b, op, out);
     switch (op) {
         case StepOp::FileWrite: {
             const auto path = str(b, "path");
@@ -75,7 +131,7 @@ std::optional<std::string> from_hex(const std::string& hex) {
     return out;
 }
 
-EntryOrError parse_journal_line(const std::string& line) {
+EntryOrError parse_journal_line(const std::string& line, bool desktop) {
     const Json j = Json::parse(line, nullptr, false);
     if (j.is_discarded() || !j.is_object()) return {std::nullopt, "not a JSON object"};
     JournalEntry e;
@@ -95,16 +151,16 @@ EntryOrError parse_journal_line(const std::string& line) {
     if (e.status == JournalStatus::Intent) {
         if (!j.contains("before")) return {std::nullopt, "an intent without its before-state"};
         Before b;
-        if (std::string why = read_before(j["before"], e.op, b); !why.empty()) return {std::nullopt, why};
+        if (std::string why = read_before(j["before"], e.op, b, desktop); !why.empty()) return {std::nullopt, why};
         e.before = std::move(b);
     }
     return {std::move(e), ""};
 }
 
-EntriesOrError parse_journal(const std::vector<std::string>& lines) {
+EntriesOrError parse_journal(const std::vector<std::string>& lines, bool desktop) {
     EntriesOrError out;
     for (std::size_t i = 0; i < lines.size(); ++i) {
-        EntryOrError e = parse_journal_line(lines[i]);
+        EntryOrError e = parse_journal_line(lines[i], desktop);
         if (!e.entry) {
             out.error = "line " + std::to_string(i + 1) + ": " + e.error;
             return out;

@@ -23,7 +23,31 @@ private:
     std::vector<std::uint32_t>& out_;
 };
 
-R0CaseResult run_with(sim::R0Choices& source, const UndoPolicy* policy) {
+// One crash in four; 0 (no crash) is the simplest answer.
+constexpr std::uint32_t crash_one_in = 4;
+
+// The crash part of a case (see r0_campaign.h): the kill points from `c`, the run, its judgement.
+void crash_and_recover(sim::R0Choices& c, R0CaseResult& r, std::optional<std::uint32_t> fail_at,
+                       std::optional<sim::OpFault> fault, const UndoPolicy* policy, const R0Recovery* recovery) {
+    const CrashRun whole = run_crash_and_recover(r.fixture, fail_at, fault, 0, 0, policy, recovery);
+    if (whole.events == 0) return;  // nothing to be killed at
+    R0CrashPoint& p = r.crash;
+    p.events = whole.events;
+    p.at_event = 1 + c.pick(static_cast<std::uint32_t>(whole.events));
+    if (c.pick(2) == 1) {
+        const CrashRun probe = run_crash_and_recover(r.fixture, fail_at, fault, p.at_event, 0, policy, recovery);
+        if (probe.recovery_events > 0) {
+            p.recovery_events = probe.recovery_events;
+            p.recovery_at_event = 1 + c.pick(static_cast<std::uint32_t>(probe.recovery_events));
+        }
+    }
+    const CrashRun run = run_crash_and_recover(r.fixture, fail_at, fault, p.at_event, p.recovery_at_event, policy, recovery);
+    p.crashed = run.crashed;
+    p.undone_by_recovery = run.undone_by_recovery;
+    r.violation = run.error.empty() ? failure_leaves_nothing(run.run) : std::optional<std::string>(run.error);
+}
+
+R0CaseResult run_with(sim::R0Choices& source, const UndoPolicy* policy, const R0Recovery* recovery) {
     R0CaseResult r;
     RecordingChoices c(source, r.choices);
     r.fixture = sim::generate_r0_fixture(c);
@@ -35,6 +59,11 @@ R0CaseResult run_with(sim::R0Choices& source, const UndoPolicy* policy) {
         ops = dry.ops();
     }
     r.point = sim::generate_r0_failure(c, r.fixture, ops);
+    if (c.pick(crash_one_in) == crash_one_in - 1) {
+        crash_and_recover(c, r, r.point.at_operation ? std::nullopt : std::optional<std::uint32_t>(r.point.step),
+                          r.point.at_operation ? std::optional<sim::OpFault>(r.point.fault) : std::nullopt, policy, recovery);
+        if (r.crash.crashed) return r;
+    }
     auto adapter = make_adapter("deskcheck", policy);
     const R0Run run = r.point.at_operation
                           ? run_once(*adapter, r.fixture, std::nullopt, r.point.fault, r.fixture.allow_irreversible)
@@ -52,23 +81,23 @@ std::size_t size_of(const R0CaseResult& c) {
 
 }  // namespace
 
-R0CaseResult run_r0_case(const std::vector<std::uint32_t>& choices, const UndoPolicy* policy) {
+R0CaseResult run_r0_case(const std::vector<std::uint32_t>& choices, const UndoPolicy* policy, const R0Recovery* recovery) {
     sim::R0ListChoices c(choices);
-    return run_with(c, policy);
+    return run_with(c, policy, recovery);
 }
 
-R0CaseResult run_r0_case(sim::Prng& rng, const UndoPolicy* policy) {
+R0CaseResult run_r0_case(sim::Prng& rng, const UndoPolicy* policy, const R0Recovery* recovery) {
     sim::R0PrngChoices c(rng);
-    return run_with(c, policy);
+    return run_with(c, policy, recovery);
 }
 
-R0CaseResult shrink_r0_case(const R0CaseResult& failing, const UndoPolicy* policy) {
+R0CaseResult shrink_r0_case(const R0CaseResult& failing, const UndoPolicy* policy, const R0Recovery* recovery) {
     R0CaseResult best = failing;
     std::size_t attempts = 0;
     auto try_candidate = [&](std::vector<std::uint32_t> candidate) {
         if (attempts >= r0_shrink_attempts_max) return false;
         ++attempts;
-        R0CaseResult r = run_r0_case(candidate, policy);
+        R0CaseResult r = run_r0_case(candidate, policy, recovery);
         if (!r.violation || size_of(r) >= size_of(best)) return false;
         best = std::move(r);
         return true;
@@ -80,6 +109,23 @@ R0CaseResult shrink_r0_case(const R0CaseResult& failing, const UndoPolicy* polic
             std::vector<std::uint32_t> c = best.choices;
             c.erase(c.begin() + static_cast<std::ptrdiff_t>(i));
             if (try_candidate(std::move(c))) progress = true;
+        }
+        // Delete a block of decisions (a step's, an existing file's), alone or with the decision
+        // before it made smaller by one (the count the block belonged to): the decisions after it
+        // keep their places, so a crash decision (one value of four) survives the shrink.
+        for (const std::size_t len : {2u, 3u, 4u, 5u, 6u}) {
+            for (std::size_t i = 0; i + len <= best.choices.size(); ++i) {
+                std::vector<std::uint32_t> c = best.choices;
+                c.erase(c.begin() + static_cast<std::ptrdiff_t>(i), c.begin() + static_cast<std::ptrdiff_t>(i + len));
+                if (try_candidate(std::move(c))) progress = true;
+            }
+            for (std::size_t i = 0; i + 1 + len <= best.choices.size(); ++i) {
+                if (best.choices[i] == 0) continue;
+                std::vector<std::uint32_t> c = best.choices;
+                --c[i];
+                c.erase(c.begin() + static_cast<std::ptrdiff_t>(i + 1), c.begin() + static_cast<std::ptrdiff_t>(i + 1 + len));
+                if (try_candidate(std::move(c))) progress = true;
+            }
         }
         for (std::size_t i = 0; i < best.choices.size(); ++i) {  // make one decision simpler
             for (const std::uint32_t v : {0u, best.choices[i] / 2, best.choices[i] > 0 ? best.choices[i] - 1 : 0u}) {
@@ -96,14 +142,17 @@ R0CaseResult shrink_r0_case(const R0CaseResult& failing, const UndoPolicy* polic
     return best;
 }
 
-R0CampaignResult run_r0_campaign(std::uint64_t seed, std::size_t cases, const UndoPolicy* policy) {
+R0CampaignResult run_r0_campaign(std::uint64_t seed, std::size_t cases, const UndoPolicy* policy, const R0Recovery* recovery) {
     R0CampaignResult out;
     out.seed = seed;
     sim::Prng master(seed);
     for (std::size_t i = 0; i < cases; ++i) {
         sim::Prng rng = master.split();
-        R0CaseResult r = run_r0_case(rng, policy);
+        R0CaseResult r = run_r0_case(rng, policy, recovery);
         ++out.cases;
+        out.crashed += r.crash.crashed ? 1 : 0;
+        out.recovered += r.crash.crashed && r.crash.undone_by_recovery > 0 ? 1 : 0;
+        out.recovery_crashed += r.crash.recovery_at_event != 0 ? 1 : 0;
         out.at_operation += r.point.at_operation ? 1 : 0;
         out.with_others += r.fixture.others.empty() ? 0 : 1;
         out.with_ui += r.fixture.initial.windows.empty() ? 0 : 1;
@@ -115,7 +164,7 @@ R0CampaignResult run_r0_campaign(std::uint64_t seed, std::size_t cases, const Un
         if (r.violation) {
             out.violations = 1;
             out.first = r;
-            out.shrunk = shrink_r0_case(r, policy);
+            out.shrunk = shrink_r0_case(r, policy, recovery);
             break;
         }
     }
@@ -132,6 +181,13 @@ std::string describe_case(const R0CaseResult& c) {
     }
     if (c.point.at_operation) s += " operation " + std::to_string(c.point.fault.op) + " fails (" + std::string(sim::to_string(c.point.fault.kind)) + ")";
     else s += " the post-check of step " + std::to_string(c.point.step) + " fails";
+    if (c.crash.crashed) {
+        s += "; killed at event " + std::to_string(c.crash.at_event) + " of " + std::to_string(c.crash.events) +
+             " (journal appends and operations), recovered from the journal";
+        if (c.crash.recovery_at_event != 0)
+            s += ", the recovery killed at its event " + std::to_string(c.crash.recovery_at_event) + " of " +
+                 std::to_string(c.crash.recovery_events) + " and run again";
+    }
     return s;
 }
 

@@ -202,7 +202,7 @@ std::string check_journal(const R0Run& run) {
         if (std::string e = parse_line(text, run, l); !e.empty()) return e;
         lines.push_back(std::move(l));
     }
-    if (lines.empty()) return "no journal line for task \"" + run.report.task_id + "\"";
+    if (lines.empty()) return run.crashed ? "" : "no journal line for task \"" + run.report.task_id + "\"";
     std::size_t i = 0;
     std::uint32_t intents = 0;
     for (; i < lines.size() && lines[i].status == "intent"; ++i) {
@@ -213,8 +213,10 @@ std::string check_journal(const R0Run& run) {
         if (std::string e = compare_before(lines[i].before, run.fixture->steps[intents - 1].op, *want); !e.empty())
             return "step " + std::to_string(intents) + ": " + e;
     }
-    const bool failed = !run.normal_then_undo;
-    if (!failed) {  // the normal path finished: one `done` line naming the last step, then the undo
+    // A crashed run has its failed (or refused) line only when the failure came before the kill.
+    const bool failed = !run.normal_then_undo &&
+                        (!run.crashed || (i < lines.size() && (lines[i].status == "failed" || lines[i].status == "refused")));
+    if (run.normal_then_undo) {  // the normal path finished: one `done` line naming the last step, then the undo
         const auto last = static_cast<std::uint32_t>(run.fixture->steps.size());
         if (i == lines.size() || lines[i].status != "done") return "no done line after the last step of the finished task";
         if (lines[i].step != last) return "the done line names step " + std::to_string(lines[i].step) + ", not the last (" + std::to_string(last) + ")";
@@ -326,7 +328,31 @@ WorldState expected_after(const sim::R0Fixture& f, const sim::WorldTruth& truth,
     return s;
 }
 
-R0Judgement judge_r0_run(const R0Run& run) {
+ApplyReport claims_of_journal(const R0Run& run) {
+    ApplyReport r;
+    r.task_id = run.report.task_id;
+    if (!run.journal) return r;
+    for (const std::string& text : *run.journal) {
+        const Json j = Json::parse(text, nullptr, false);
+        if (j.is_discarded() || !j.is_object() || !j.contains("task") || j["task"] != run.report.task_id) continue;
+        if (!j.contains("step") || !j["step"].is_number_unsigned() || !j.contains("status") || !j["status"].is_string()) continue;
+        const auto step = j["step"].get<std::uint32_t>();
+        const std::string status = j["status"].get<std::string>();
+        if (status == "intent") ++r.executed;
+        if (status == "undone") {
+            ++r.rolled_back;
+            r.restored_steps.push_back(step);
+        }
+        if (status == "undo_failed") r.undo_failed_steps.push_back(step);
+        if (status == "not_undoable") r.not_undoable_steps.push_back(step);
+        if (status == "refused") r.refused = true;
+    }
+    return r;
+}
+
+namespace {
+
+R0Judgement judge(const R0Run& run) {
     R0Judgement j;
     const sim::R0Fixture& f = *run.fixture;
     // Irreversible effects may stay only when the task allowed them and the report says so.
@@ -373,8 +399,23 @@ R0Judgement judge_r0_run(const R0Run& run) {
     return j;
 }
 
-std::optional<std::string> failure_leaves_nothing(const R0Run& run) {
-    const R0Judgement j = judge_r0_run(run);
+}  // namespace
+
+R0Judgement judge_r0_run(const R0Run& run) {
+    if (!run.crashed) return judge(run);
+    R0Run claimed = run;  // no apply report survived the kill: the claims are the journal's
+    claimed.report = claims_of_journal(run);
+    return judge(claimed);
+}
+
+std::optional<std::string> failure_leaves_nothing(const R0Run& input) {
+    R0Run claimed;
+    if (input.crashed) {
+        claimed = input;
+        claimed.report = claims_of_journal(input);
+    }
+    const R0Run& run = input.crashed ? claimed : input;
+    const R0Judgement j = judge(run);
     // An undo that itself failed (the fault hit the rollback) cannot leave nothing: it must be
     // reported — every difference owned by a step reported failed — and journaled.
     const bool undo_failed = !run.report.undo_failed_steps.empty();

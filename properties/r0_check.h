@@ -12,6 +12,9 @@
 //                  reference interpreter computes; intents 1..j in order, one `failed` (or
 //                  `refused`) line for the failed step, one undo line per intent, last step first.
 // failure_leaves_nothing = all three, plus: an undo that failed is reported as failed.
+// A crashed run (R0Run::crashed) is judged the same way after its recovery: the world must be the
+// world before plus what others did (and declared irreversible effects), every intent line must
+// have its undo line, last step first, and the claims are the journal's.
 #pragma once
 
 #include <cstdint>
@@ -47,6 +50,12 @@ struct R0Run {
     sim::WorldState final_state;
     sim::WorldTruth truth;
     ApplyReport report;                              // of the apply (normal path: of the undo)
+    // The task was killed mid-way and recovered from its journal alone (properties/r0_crash.h):
+    // no apply report survives. The check then takes the claims (executed, restored, undo failed,
+    // not undoable) from the journal lines, by its own parser; report.task_id is the id the task
+    // was given. The failed line is there only when the failure came before the kill; an empty
+    // journal is fine when the task died before its first line.
+    bool crashed = false;
     std::optional<std::vector<std::string>> journal; // nullopt: the tool keeps none
 };
 
@@ -67,6 +76,9 @@ bool not_undoable(const sim::R0Fixture& f, std::size_t index);
 sim::WorldState expected_after(const sim::R0Fixture& f, const sim::WorldTruth& truth, const std::vector<std::string>& allowed_invoked);
 
 R0Judgement judge_r0_run(const R0Run& run);
+// A crashed run's claims, read from its journal lines (lines of other tasks and bad lines are skipped:
+// the traceability check reports those).
+ApplyReport claims_of_journal(const R0Run& run);
 // The property: nullopt when it holds, else the first reason.
 std::optional<std::string> failure_leaves_nothing(const R0Run& run);
 

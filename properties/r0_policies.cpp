@@ -1,6 +1,8 @@
 // Wrong undo policies (properties/r0_policies.h).
 #include "properties/r0_policies.h"
 
+#include <algorithm>
+
 namespace deskcheck::r0 {
 namespace {
 
@@ -23,15 +25,39 @@ struct WrongOrder final : UndoPolicy {
     }
 };
 
+// Recovery reads the journal, then forgets the last intent no undo line follows.
+struct RecoverSkipsLastIntent final : R0Recovery {
+    std::vector<TaskReport> recover(UndoTool& tool, const std::vector<JournalEntry>& journal) const override {
+        std::vector<JournalEntry> entries = journal;
+        for (std::size_t i = entries.size(); i > 0; --i) {
+            const JournalEntry& e = entries[i - 1];
+            if (e.status != JournalStatus::Intent) continue;
+            const bool undone = std::any_of(entries.begin() + static_cast<std::ptrdiff_t>(i), entries.end(), [&](const JournalEntry& u) {
+                return u.task == e.task && u.step == e.step &&
+                       (u.status == JournalStatus::Undone || u.status == JournalStatus::UndoFailed || u.status == JournalStatus::NotUndoable);
+            });
+            if (undone) continue;
+            entries.erase(entries.begin() + static_cast<std::ptrdiff_t>(i - 1));
+            break;
+        }
+        return tool.recover(entries);
+    }
+};
+struct RecoverNothing final : R0Recovery {
+    std::vector<TaskReport> recover(UndoTool&, const std::vector<JournalEntry>&) const override { return {}; }
+};
+
 }  // namespace
 
 PolicyChoice make_policy(const std::string& name) {
-    if (name == "current") return {true, nullptr};
-    if (name == "null-as-empty") return {true, std::make_unique<NullAsEmpty>()};
-    if (name == "forget-folders") return {true, std::make_unique<ForgetFolders>()};
-    if (name == "skip-failed-line") return {true, std::make_unique<SkipFailedLine>()};
-    if (name == "wrong-order") return {true, std::make_unique<WrongOrder>()};
-    return {false, nullptr};
+    if (name == "current") return {true, nullptr, nullptr};
+    if (name == "null-as-empty") return {true, std::make_unique<NullAsEmpty>(), nullptr};
+    if (name == "forget-folders") return {true, std::make_unique<ForgetFolders>(), nullptr};
+    if (name == "skip-failed-line") return {true, std::make_unique<SkipFailedLine>(), nullptr};
+    if (name == "wrong-order") return {true, std::make_unique<WrongOrder>(), nullptr};
+    if (name == "recover-skips-last-intent") return {true, nullptr, std::make_unique<RecoverSkipsLastIntent>()};
+    if (name == "recover-nothing") return {true, nullptr, std::make_unique<RecoverNothing>()};
+    return {false, nullptr, nullptr};
 }
 
 }  // namespace deskcheck::r0

@@ -21,6 +21,7 @@ World::World(WorldState initial, std::vector<OtherWrite> others, std::optional<O
 }
 
 std::optional<OpFaultKind> World::begin_op(std::string what, std::string path) {
+    if (op_hook_) op_hook_();
     assert(ops_ < world_ops_max);
     ++ops_;
     truth_.ops.push_back(OpRecord{ops_, std::move(what), std::move(path), ""});

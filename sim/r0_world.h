@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -157,6 +158,9 @@ public:
     std::size_t ops() const { return ops_; }
     // Changes the fault plan from now on (the bench fails an undo this way).
     void set_fault(std::optional<OpFault> fault) { fault_ = fault; }
+    // Called as every operation begins, before it counts or changes anything (the R0 campaign's
+    // crash harness kills the task there by throwing: what happened so far stays, nothing more).
+    void set_op_hook(std::function<void()> hook) { op_hook_ = std::move(hook); }
 
     // Internal to MemFs/UiDesk: one operation begins (the fault it must suffer, if any) and ends.
     std::optional<OpFaultKind> begin_op(std::string what, std::string path);
@@ -171,6 +175,7 @@ private:
     WorldState state_;
     std::vector<OtherWrite> others_;
     std::optional<OpFault> fault_;
+    std::function<void()> op_hook_;
     std::size_t ops_ = 0;
     WorldTruth truth_;
     MemFs fs_{*this};

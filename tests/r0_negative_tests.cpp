@@ -1,6 +1,7 @@
 // R0 negative proofs (SPEC ): a bench that never fails anything is decoration.
 // The naive adapter scores 0 % and the command exits non-zero; each wrong undo policy is caught by
-// failure_leaves_nothing with a small counterexample, and by the bench over corpus/r0/.
+// failure_leaves_nothing with a small counterexample, and by the bench over corpus/r0/; each wrong
+// recovery after a crash is caught by the campaign's in-process crash cases.
 #include <boost/test/unit_test.hpp>
 
 #include <cstdlib>
@@ -36,7 +37,31 @@ void caught_small(const std::string& policy_name) {
     BOOST_TEST(!b.figures.all_full());
 }
 
+// A wrong recovery after a crash: only the campaign's crash cases can show it, so the first
+// violation is a crash case, and it shrinks to a small one the tool's own recover passes.
+void wrong_recovery_caught_small(const std::string& name) {
+    const r0::PolicyChoice p = r0::make_policy(name);
+    BOOST_REQUIRE(p.known);
+    BOOST_REQUIRE(p.policy == nullptr);
+    BOOST_REQUIRE(p.recovery != nullptr);
+    const r0::R0CampaignResult r = r0::run_r0_campaign(1, negative_cases, nullptr, p.recovery.get());
+    BOOST_REQUIRE_MESSAGE(r.shrunk.has_value(), name << ": no violation in " << negative_cases << " cases");
+    BOOST_TEST_MESSAGE(name << ": " << *r.shrunk->violation << " | " << r0::describe_case(*r.shrunk));
+    BOOST_TEST(r.first->crash.crashed);
+    BOOST_TEST(r.shrunk->crash.crashed);
+    BOOST_TEST(r.shrunk->fixture.steps.size() <= small_steps_max);
+    BOOST_TEST(r0::run_r0_case(r.shrunk->choices, nullptr, p.recovery.get()).violation.has_value());
+    const r0::R0CaseResult right = r0::run_r0_case(r.shrunk->choices, nullptr, nullptr);
+    BOOST_TEST(right.crash.crashed);
+    BOOST_TEST(!right.violation.has_value());
+}
+
 }  // namespace
+
+BOOST_AUTO_TEST_CASE(R7_recovery_losing_the_last_pending_intent_is_caught_small) {
+    wrong_recovery_caught_small("recover-skips-last-intent");
+}
+BOOST_AUTO_TEST_CASE(R7_recovery_undoing_nothing_is_caught_small) { wrong_recovery_caught_small("recover-nothing"); }
 
 BOOST_AUTO_TEST_CASE(R5_naive_adapter_scores_zero_on_every_figure) {
     auto fixtures = r0::test::corpus_fixtures();
