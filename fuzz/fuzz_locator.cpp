@@ -1,6 +1,7 @@
 // fuzz_locator: bytes -> an element tree, a locator taken from one of its nodes, a mutated copy
 // of the tree (nodes moved, removed, renamed, inserted, children reordered: what an app does
-// between a snapshot and an action, S-4) -> resolve() and resolve_ref() (model/locator.h).
+// between a snapshot and an action, S-4) -> resolve() (model/locator.h), and the tool's own E-3
+// binding (a Tool over a two-window desktop: a ref of window A, sent to target B).
 // Invariants (SPEC E-1..E-3):
 //   - resolve is deterministic and total (an error is element_not_found, nothing else);
 //   - a resolved node is reachable from the root, carries the element id reported, and matches
@@ -10,7 +11,8 @@
 //   - by the path: the path leads to it. By search: it is the only match within the depth limit —
 //     never a guess when the identity is ambiguous; and when exactly one node matches (and the
 //     path does not), resolve finds it;
-//   - a ref of window A used with target B is rejected (E-3), never resolved in B's tree.
+//   - a ref of window A used with target B is rejected by the tool (E-3): cross_window_ref, nothing
+//     delivered, never resolved in B's tree.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -25,6 +27,8 @@
 #include "properties/judge_run.h"
 #include "model/desktop.h"
 #include "model/locator.h"
+#include "model/tool.h"
+#include "model/verdict.h"
 
 namespace {
 
@@ -220,12 +224,20 @@ void check_taken(const ElementTree& tree, std::uint32_t index, const Locator& lo
     }
 }
 
-// A desktop with two windows and nothing else: enough for resolve_ref (E-3).
+// A desktop with two windows and nothing else: enough for the tool's ref binding (E-3). Nothing is
+// ever delivered (a delivery would be the bug): deliver() counts its calls.
 class TwoWindows final : public Desktop {
 public:
     TwoWindows(ElementTree a, ElementTree b) : a_(std::move(a)), b_(std::move(b)) {}
     std::vector<WindowInfo> top_level_windows() override { return {}; }
-    std::optional<WindowInfo> window(WindowId) override { return std::nullopt; }
+    std::optional<WindowInfo> window(WindowId id) override {
+        if (id != window_a && id != window_b) return std::nullopt;
+        WindowInfo w;
+        w.id = id;
+        w.pid = id;
+        w.bounds = Rect{0, 0, 100, 100};
+        return w;
+    }
     WindowId foreground() override { return window_a; }
     ForegroundAnswer request_foreground(WindowId) override { return ForegroundAnswer::Refused; }
     std::optional<ElementId> focused_element(WindowId) override { return std::nullopt; }
@@ -242,7 +254,11 @@ public:
     std::optional<WindowId> window_at(Point) override { return std::nullopt; }
     Point cursor() override { return {}; }
     void set_cursor(Point) override {}
-    DeliveryStatus deliver(const Input&) override { return DeliveryStatus::Rejected; }
+    DeliveryStatus deliver(const Input&) override {
+        ++deliveries;
+        return DeliveryStatus::Rejected;
+    }
+    std::size_t deliveries = 0;
     std::optional<ProcessId> launch(std::string_view) override { return std::nullopt; }
     TimeMs now_ms() override { return 0; }
     void wait_ms(TimeMs) override {}
@@ -252,21 +268,21 @@ private:
     ElementTree b_;
 };
 
-void check_window_binding(const ElementTree& mutated_a, const ElementTree& b, const Locator& loc) {
-    TwoWindows desk(mutated_a, b);
-    RefTable refs;
-    const std::string ref = refs.add(loc);
-    const auto crossed = resolve_ref(desk, refs, ref, window_b);
-    const auto* error = std::get_if<Error>(&crossed);
-    if (error == nullptr || error->kind != ErrorKind::CrossWindowRef) {
-        props::invariant_broken(target, "a ref of window A used with target B is rejected (E-3)", show(b, loc));
-    }
-    const auto own = resolve_ref(desk, refs, ref, window_a);
-    const auto direct = resolve(mutated_a, loc);
-    const auto* r1 = std::get_if<Resolved>(&own);
-    const auto* r2 = std::get_if<Resolved>(&direct);
-    if ((r1 == nullptr) != (r2 == nullptr) || (r1 != nullptr && (r1->node != r2->node || r1->element != r2->element))) {
-        props::invariant_broken(target, "resolve_ref on the ref's own window is resolve in that window", show(mutated_a, loc));
+void check_window_binding(const ElementTree& a, const ElementTree& b, std::uint32_t pick) {
+    TwoWindows desk(a, b);
+    Tool tool(desk, current_rules());
+    const SnapshotReport snapshot = tool.snapshot(window_a);
+    if (snapshot.elements.empty()) props::invariant_broken(target, "a snapshot of a tree lists its root (E-1)", "");
+    const ElementRef& ref = snapshot.elements[pick % snapshot.elements.size()];
+    Request r;
+    r.kind = RequestKind::Click;
+    r.target = window_b;
+    r.ref = ref.ref;
+    const StepReport report = tool.act_step(r);
+    const bool rejected = report.result.error && report.result.error->kind == ErrorKind::CrossWindowRef;
+    if (!rejected || report.delivered || desk.deliveries != 0) {
+        props::invariant_broken(target, "a ref of window A used with target B is rejected, nothing sent (E-3)",
+                                ref.ref + " -> " + (report.result.error ? std::string(to_string(report.result.error->kind)) : "no error"));
     }
 }
 
@@ -287,6 +303,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (std::uint32_t i = 0; i < mutations; ++i) mutate_once(fdp, mutated);
     check_resolution(mutated, *loc);
     const ElementTree other = draw_tree(fdp, window_b);
-    check_window_binding(mutated, other, *loc);
+    check_window_binding(mutated, other, index);
     return 0;
 }

@@ -174,15 +174,4 @@ std::variant<Resolved, Error> resolve(const ElementTree& tree, const Locator& lo
                      (locator.identity_unique ? "" : " (an identity shared in the snapshot: only the element the ref was taken from)")};
 }
 
-std::variant<Resolved, Error> resolve_ref(Desktop& desktop, const RefTable& refs, const std::string& ref,
-                                          WindowId target) {
-    const Locator* loc = refs.find(ref);
-    if (loc == nullptr) return Error{ErrorKind::RefUnknown, "ref " + ref + " is not in the table (take a new snapshot)"};
-    if (loc->window != target) {
-        return Error{ErrorKind::CrossWindowRef, "ref " + ref + " belongs to window " + std::to_string(loc->window) +
-                                                    ", not to target " + std::to_string(target)};
-    }
-    return resolve(*desktop.element_tree(target), *loc);
-}
-
 }  // namespace deskcheck

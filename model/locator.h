@@ -84,8 +84,4 @@ struct Resolved {
 // ref was taken resolves only to the element it was taken from (removed: element_not_found).
 std::variant<Resolved, Error> resolve(const ElementTree& tree, const Locator& locator);
 
-// E-3: resolves a ref for an action on `target`; a ref bound to another window is rejected.
-std::variant<Resolved, Error> resolve_ref(Desktop& desktop, const RefTable& refs, const std::string& ref,
-                                          WindowId target);
-
 }  // namespace deskcheck
