@@ -71,6 +71,9 @@ constexpr std::uint32_t unknown_app_launch_permille = 100;
 constexpr std::uint32_t typing_burst_permille = 40;
 constexpr TimeMs typing_burst_every_ms = 600;
 constexpr TimeMs typing_burst_until_ms = 3'600;
+// Two controls of one window sharing role and automationId (apps do that: E-2 must never pick the
+// other one), in this share of cases.
+constexpr std::uint32_t shared_identity_permille = 30;
 inline constexpr std::uint32_t electron_ref_click_permille = 20;
 
 // Hidden windows the hostile events may show: a popup, an occluder, a launched app's window.
@@ -129,6 +132,7 @@ private:
     void add_occluder();
     void add_launchable();
     void add_typing_burst();
+    void share_an_identity();
     ElementId reorder_parent(const Window& w, ElementId moved);
     void add_app_events();
     void add_user_events();
@@ -423,6 +427,22 @@ void Builder::add_typing_burst() {
     }
 }
 
+// The first window with two controls of the same role that both have an automationId: the second
+// takes the first's (drawn last, so that the choices before it keep their meaning).
+void Builder::share_an_identity() {
+    for (auto& w : s_.windows) {
+        for (std::size_t i = 0; i < w.controls.size(); ++i) {
+            for (std::size_t j = i + 1; j < w.controls.size(); ++j) {
+                Control& a = w.controls[i];
+                Control& b = w.controls[j];
+                if (a.role != b.role || !a.automation_id || !b.automation_id) continue;
+                b.automation_id = a.automation_id;
+                return;
+            }
+        }
+    }
+}
+
 // Swarm: each fault is on in a share of cases. A stale read and an overrun beyond the declared
 // latency bound are faults the tool does not promise to survive (S-7): the checks cannot blame
 // it where they shaped the evidence, so they are on less often, to keep every property judged on
@@ -553,6 +573,7 @@ Scenario Builder::build() {
     // Drawn last, so that the choices before it keep their meaning: now and then the user's
     // keystrokes are a burst that outlasts the tool's whole F-1 wait.
     if (user_events && c_.chance(typing_burst_permille)) add_typing_burst();
+    if (c_.chance(shared_identity_permille)) share_an_identity();
     return std::move(s_);
 }
 
