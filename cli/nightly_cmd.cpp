@@ -101,7 +101,7 @@ struct TargetShare {
 constexpr TargetShare target_shares[] = {{"fuzz_batch", 25, 1'500},
                                          {"fuzz_scenario_json", 15, 2'200},
                                          {"fuzz_verdict", 10, 40'000},
-                                         {"fuzz_locator", 10, 6'000},
+                                         {"fuzz_locator", 10, 5'000},
                                          {"fuzz_observation", 10, 19'000}};
 constexpr std::uint32_t shares_total_pct() {
     std::uint32_t total = campaign_share_pct + published_share_pct + r0_share_pct + mutate_rules_share_pct;
