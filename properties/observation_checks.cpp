@@ -106,8 +106,8 @@ constexpr std::array<std::string_view, 2> sources{"ui_state_assertion", "feed_re
 constexpr std::size_t free_text_length_max = 6;
 constexpr std::size_t known_states_max = 6;
 
-// A short text outside the pools (one time in eight), else a pool value.
-std::string free_text(sim::Prng& rng) {
+// A short text outside the pools, from the PRNG: the alphabet of the pools' words.
+std::string prng_free_text(sim::Prng& rng) {
     constexpr std::string_view alphabet = "abdefiorstu -";
     std::string out;
     const auto length = rng.below(free_text_length_max + 1);
@@ -115,58 +115,84 @@ std::string free_text(sim::Prng& rng) {
     return out;
 }
 
-template <std::size_t N>
-std::string pick(sim::Prng& rng, const std::array<std::string_view, N>& pool) {
-    if (rng.below(8) == 0) return free_text(rng);
-    return std::string(pool[rng.below(N)]);
-}
+// One drawer over a choice source (sim/choices.h) and a source of free texts: the campaign's
+// PRNG and fuzz_observation's bytes both build their cases here.
+class Drawer {
+public:
+    Drawer(sim::Choices& choices, const FreeText& free_text) : choices_(choices), free_text_(free_text) {}
 
-template <std::size_t N>
-std::optional<std::string> draw_field(sim::Prng& rng, const std::array<std::string_view, N>& pool) {
-    if (rng.below(6) == 0) return std::nullopt;
-    return pick(rng, pool);
-}
-
-ObservationContract draw_contract(sim::Prng& rng) {
-    ObservationContract c;
-    c.version = rng.chance(500) ? "chapter-15-v1" : free_text(rng);
-    // Each field required with probability 3/4, so that "every field carried" is common too.
-    for (const auto name : seed_field_names) {
-        if (rng.below(4) != 0) c.required_fields.emplace_back(name);
+    ObservationCase draw_case() {
+        ObservationCase c;
+        c.action.correlation_id = pick(correlations);
+        c.action.target = pick(targets);
+        c.action.expected_state = pick(states);
+        c.contract = draw_contract();
+        c.snapshot = draw_snapshot(c.action);
+        c.previous = draw_previous(c);
+        return c;
     }
-    if (rng.below(16) == 0) c.required_fields.emplace_back("noSuchField");  // never carried
-    const auto known = rng.below(known_states_max + 1);
-    for (std::uint64_t i = 0; i < known; ++i) c.known_states.push_back(pick(rng, states));
-    return c;
-}
 
-ObservationSnapshot draw_snapshot(sim::Prng& rng, const ObservedAction& action) {
-    ObservationSnapshot s;
-    s.observed_at = draw_field(rng, steps);
-    s.source = draw_field(rng, sources);
-    s.correlation_id = rng.below(4) != 0 ? std::optional(action.correlation_id) : draw_field(rng, correlations);
-    s.target = rng.below(4) != 0 ? std::optional(action.target) : draw_field(rng, targets);
-    s.state = rng.chance(500) ? std::optional(action.expected_state) : draw_field(rng, states);
-    // Half the time the one value that passes (rules 4 and 5), so the later rules are reached often.
-    s.evidence_status = rng.chance(500) ? std::optional<std::string>("observed") : draw_field(rng, evidence);
-    s.freshness = rng.chance(500) ? std::optional<std::string>("fresh") : draw_field(rng, freshness);
-    s.fingerprint = draw_field(rng, fingerprints);
-    s.effect_status = rng.chance(500) ? std::nullopt : draw_field(rng, effects);
-    return s;
-}
+private:
+    bool half() { return choices_.chance(500); }
 
-std::optional<ObservationSnapshot> draw_previous(sim::Prng& rng, const ObservationCase& c) {
-    switch (rng.below(4)) {
-        case 0: return std::nullopt;
-        case 1: return draw_snapshot(rng, c.action);
-        default: break;
+    // A text outside the pools (one time in eight), else a pool value.
+    template <std::size_t N>
+    std::string pick(const std::array<std::string_view, N>& pool) {
+        if (choices_.below(8) == 0) return free_text_();
+        return std::string(pool[choices_.below(N)]);
     }
-    ObservationSnapshot p = c.snapshot;  // the same snapshot, perhaps of another action or target
-    if (rng.chance(500)) p.correlation_id = draw_field(rng, correlations);
-    if (rng.chance(500)) p.target = draw_field(rng, targets);
-    if (rng.chance(500)) p.fingerprint = draw_field(rng, fingerprints);
-    return p;
-}
+
+    // Not carried one time in six.
+    template <std::size_t N>
+    std::optional<std::string> draw_field(const std::array<std::string_view, N>& pool) {
+        if (choices_.below(6) == 0) return std::nullopt;
+        return pick(pool);
+    }
+
+    ObservationContract draw_contract() {
+        ObservationContract c;
+        c.version = half() ? "chapter-15-v1" : free_text_();
+        // Each field required with probability 3/4, so that "every field carried" is common too.
+        for (const auto name : seed_field_names) {
+            if (choices_.below(4) != 0) c.required_fields.emplace_back(name);
+        }
+        if (choices_.below(16) == 0) c.required_fields.emplace_back("noSuchField");  // never carried
+        const auto known = choices_.below(known_states_max + 1);
+        for (std::uint64_t i = 0; i < known; ++i) c.known_states.push_back(pick(states));
+        return c;
+    }
+
+    ObservationSnapshot draw_snapshot(const ObservedAction& action) {
+        ObservationSnapshot s;
+        s.observed_at = draw_field(steps);
+        s.source = draw_field(sources);
+        s.correlation_id = choices_.below(4) != 0 ? std::optional(action.correlation_id) : draw_field(correlations);
+        s.target = choices_.below(4) != 0 ? std::optional(action.target) : draw_field(targets);
+        s.state = half() ? std::optional(action.expected_state) : draw_field(states);
+        // Half the time the one value that passes (rules 4 and 5), so the later rules are reached often.
+        s.evidence_status = half() ? std::optional<std::string>("observed") : draw_field(evidence);
+        s.freshness = half() ? std::optional<std::string>("fresh") : draw_field(freshness);
+        s.fingerprint = draw_field(fingerprints);
+        s.effect_status = half() ? std::nullopt : draw_field(effects);
+        return s;
+    }
+
+    std::optional<ObservationSnapshot> draw_previous(const ObservationCase& c) {
+        switch (choices_.below(4)) {
+            case 0: return std::nullopt;
+            case 1: return draw_snapshot(c.action);
+            default: break;
+        }
+        ObservationSnapshot p = c.snapshot;  // the same snapshot, perhaps of another action or target
+        if (half()) p.correlation_id = draw_field(correlations);
+        if (half()) p.target = draw_field(targets);
+        if (half()) p.fingerprint = draw_field(fingerprints);
+        return p;
+    }
+
+    sim::Choices& choices_;
+    const FreeText& free_text_;
+};
 
 // ---- the seed's matrix --------------------------------------------------------------------------
 
@@ -332,15 +358,14 @@ std::vector<ObservationViolation> observation_violations(const ObservationCase& 
     return out;
 }
 
+ObservationCase draw_observation_case(sim::Choices& choices, const FreeText& free_text) {
+    return Drawer(choices, free_text).draw_case();
+}
+
 ObservationCase generate_observation_case(sim::Prng& rng) {
-    ObservationCase c;
-    c.action.correlation_id = pick(rng, correlations);
-    c.action.target = pick(rng, targets);
-    c.action.expected_state = pick(rng, states);
-    c.contract = draw_contract(rng);
-    c.snapshot = draw_snapshot(rng, c.action);
-    c.previous = draw_previous(rng, c);
-    return c;
+    sim::PrngChoices choices(rng);
+    const FreeText free_text = [&rng] { return prng_free_text(rng); };
+    return draw_observation_case(choices, free_text);
 }
 
 ObservationCase observation_case(std::uint64_t seed, std::uint32_t index) {

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "model/observation.h"
+#include "sim/choices.h"
 #include "sim/prng.h"
 
 namespace deskcheck::props {
@@ -96,9 +98,14 @@ std::vector<ObservationViolation> observation_violations(const ObservationCase& 
 
 // ---- cases --------------------------------------------------------------------------------------
 
-// A generated case: small pools so that equal and different values are both common (the same idea
-// as fuzz_observation's decoder); mostly the action's own correlation and target so the later
-// rules are reached; a field not carried about one time in six.
+// A drawn case: small pools so that equal and different values are both common; mostly the
+// action's own correlation and target, and half the time the one evidence status and freshness
+// that pass, so the later rules are reached; a field not carried about one time in six; a text
+// outside the pools one time in eight, from `free_text`. The one drawer of observation cases:
+// generate_observation_case (the PRNG) and fuzz_observation (libFuzzer's bytes) both call it.
+using FreeText = std::function<std::string()>;
+ObservationCase draw_observation_case(sim::Choices& choices, const FreeText& free_text);
+// Over the seeded PRNG, free texts of up to 6 letters of the pools' alphabet.
 ObservationCase generate_observation_case(sim::Prng& rng);
 // Case `index` of a run seeded `seed` (its own stream: case_seed(seed, index)).
 ObservationCase observation_case(std::uint64_t seed, std::uint32_t index);

@@ -35,10 +35,15 @@ struct ShrinkOptions {
     // Asked before every attempt: true stops with the result so far (an interruption, or a
     // wall-clock limit the user asked for).
     std::function<bool()> stop;
+    // At a local minimum, each drop (a step, event, window, control, monitor) is tried again under
+    // this many other seeds for the sim's fault streams: a step kept only for the draws it uses
+    // goes. 0: never.
+    std::uint32_t reseeds = 64;
 };
 
 // Candidates are tried in a fixed order (steps, events, windows, controls, monitors, then
-// simplifications); the first that still fails is kept and the search restarts from it.
+// simplifications); the first that still fails is kept and the search restarts from it. When none
+// does, the drops are tried under other seeds (ShrinkOptions::reseeds) before it gives up.
 ShrinkResult shrink_scenario(const sim::Scenario& failing, const StillFails& still_fails,
                              std::uint32_t attempts_max = shrink_attempts_max);
 ShrinkResult shrink_scenario(const sim::Scenario& failing, const StillFails& still_fails, const ShrinkOptions& options);

@@ -17,6 +17,7 @@
 #include "properties/checks.h"
 #include "properties/generators_rc.h"
 #include "properties/run.h"
+#include "properties/shrink.h"
 #include "sim/validate.h"
 #include "tests/negative_support.h"
 #include "tests/scenario_builders.h"
@@ -221,10 +222,10 @@ struct ReportProof {
 };
 
 constexpr ReportProof report_proofs[] = {
-    // F-2: the guard says restored:true although the desktop refused the give-back. Bound: 2 steps
-    // (was 1 until typed text became a dependency target in the population: the search now meets a
-    // case whose shrink stops at a step in front plus a borrowing one).
-    {"F2_restored_despite_refusal", Mutation::RestoredDespiteRefusal, "report_matches_ground_truth", "refused", 20'000, 2, 2},
+    // F-2: the guard says restored:true although the desktop refused the give-back. Bound: 1 step.
+    // The search meets a case that needs a step in front only for the draws it uses (the borrow's
+    // F24 delivered, the click after it not); the shrinker's reseeded drops remove it.
+    {"F2_restored_despite_refusal", Mutation::RestoredDespiteRefusal, "report_matches_ground_truth", "refused", 20'000, 2, 1},
     // P-1: the after-readback is the before snapshot, never read.
     {"P1_phantom_readback", Mutation::PhantomReadback, "report_matches_ground_truth", "phantom", cases_max, 1, 1},
     // W-1: a step left Unknown because its state had not settled says not_done; its effect lands
@@ -259,6 +260,54 @@ BOOST_DATA_TEST_CASE(report_and_decisiveness_mutations_are_caught, boost::unit_t
     BOOST_TEST(z.steps <= proof.steps_max);
     if (proof.mutation == Mutation::RestoredDespiteRefusal) BOOST_TEST(s.faults.foreground_refusal_permille > 0u);
     holds_without_the_bug(proof.check, s, current_with(Mutation::None, true));
+}
+
+// The shrinker's reseeded drops (properties/shrink.h, ShrinkOptions::reseeds). The F-2 case the
+// search above meets, as the plain passes leave it: w2 in front and a click on it that borrows
+// nothing but uses delivery draws, then a click on w3 that borrows; 30 % delivery errors, every
+// foreground request refused unless the tool has the last input. The bug needs the borrow's F24
+// delivered and the click after it not: dropping the first step moves those draws. Without
+// reseeds the shrink stops at 2 steps; with them the first step goes and the bug stays.
+BOOST_AUTO_TEST_CASE(shrink_drops_a_step_kept_only_for_its_draws) {
+    using namespace deskcheck::testing;
+    sim::Scenario s = desk();
+    s.monitors.front().bounds = Rect{0, 0, 1280, 720};
+    s.seed = 1017032159;
+    s.batch = true;
+    s.user_last_input_ms = -10'000;
+    app(s, 200, 0, 0);
+    app(s, 300, 0, 0);
+    window(s, 2, 200, Rect{0, 256, 400, 556}, Framework::Electron, DpiAwareness::Unaware);
+    window(s, 3, 300, Rect{0, 0, 400, 300}, Framework::Wpf, DpiAwareness::Unaware);
+    s.foreground = 2;
+    s.faults.delivery_error_permille = 300;
+    s.faults.foreground_refusal_permille = 1000;
+    sim::Step click;
+    click.kind = sim::StepKind::ClickAt;
+    click.frame = "main";
+    click.window = 2;
+    click.point = Point{199, 300};
+    s.steps.push_back(click);
+    click.window = 3;
+    click.point = Point{199, 44};
+    s.steps.push_back(click);
+    BOOST_REQUIRE(!sim::validate(s).has_value());
+
+    const RunOptions bug = current_with(Mutation::RestoredDespiteRefusal, true);
+    const RunOptions fixed = current_with(Mutation::None, true);
+    const StillFails still = [&](const sim::Scenario& x) {
+        const auto v = violation_of("report_matches_ground_truth", x, bug);
+        return v && v->find("refused") != std::string::npos && !violation_of("report_matches_ground_truth", x, fixed);
+    };
+    BOOST_REQUIRE(still(s));
+    ShrinkOptions plain;
+    plain.reseeds = 0;
+    BOOST_TEST(size_of(shrink_scenario(s, still, plain).scenario).steps == 2u);
+    const ShrinkResult r = shrink_scenario(s, still, ShrinkOptions{});
+    BOOST_TEST(size_of(r.scenario).steps == 1u);
+    BOOST_TEST(r.scenario.steps.front().window == 3u);
+    BOOST_TEST(still(r.scenario));
+    BOOST_TEST(r.scenario.seed != s.seed);
 }
 
 // F-8: a launch report is a claim too. A launchable "calc" (pid 3, hidden window 3) on a desk with
