@@ -97,20 +97,21 @@ Json bench_json(const r0::R0BenchResult& b) {
 
 std::string mark(bool b) { return b ? "ok" : "FAIL"; }
 
+// One table row of `r0` and `r0 --real`: residue, undone/executed, journal, and the note (with the
+// first reason a failed row gives).
+void print_row(const r0::R0Row& r, std::string note) {
+    if (!r.judgement.why.empty() && !r.pass && r.applicable) note += (note.empty() ? "" : "; ") + r.judgement.why.front();
+    std::string residue = r.applicable ? mark(r.judgement.residue) : "n/a";
+    if (r.kind == r0::RowKind::UndoFault && !r.judgement.residue) residue = r.pass ? "left, reported" : "left, NOT reported";
+    std::cout << "| " << r.fixture << " | " << r.point << " | " << residue << " | " << r.rolled_back << "/" << r.executed
+              << " | " << (r.applicable ? mark(r.judgement.traceability) : "n/a") << " | " << printable(note) << " |\n";
+}
+
 void print_bench(const r0::R0BenchResult& b, std::size_t fixtures, std::size_t generated, std::uint64_t seed) {
     std::cout << "R0: what a failed run leaves behind (adapter " << b.adapter << "; " << fixtures << " fixture files + "
               << generated << " generated, seed " << seed << ")\n\n";
     std::cout << "| fixture | failure point | residue | undone/executed | journal | note |\n";
-    for (const auto& r : b.rows) {
-        std::string note = r.note;
-        if (r.refused && note.empty()) note = "refused before acting";
-        if (!r.judgement.why.empty() && !r.pass && r.applicable) note += (note.empty() ? "" : "; ") + r.judgement.why.front();
-        std::string residue = r.applicable ? mark(r.judgement.residue) : "n/a";
-        if (r.kind == r0::RowKind::UndoFault && !r.judgement.residue) residue = r.pass ? "left, reported" : "left, NOT reported";
-        std::cout << "| " << r.fixture << " | " << r.point << " | " << residue << " | "
-                  << r.rolled_back << "/" << r.executed << " | " << (r.applicable ? mark(r.judgement.traceability) : "n/a") << " | "
-                  << printable(note) << " |\n";
-    }
+    for (const auto& r : b.rows) print_row(r, r.refused && r.note.empty() ? "refused before acting" : r.note);
     const auto& f = b.figures;
     std::cout << "\nR0-residue        " << percent(f.residue) << " (" << f.residue.of << " failure injections)\n";
     std::cout << "R0-rollback       " << percent(f.rollback) << "\n";
@@ -265,15 +266,7 @@ void print_real(const r0::RealBenchResult& b) {
     std::cout << "R0 on real folders (tool " << printable(b.tool) << "; " << b.fixtures_run << " fixtures on fresh temporary folders, "
               << b.fixtures_skipped << " with UI steps skipped: no real desktop)\n\n";
     std::cout << "| fixture | failure point | residue (bytes, modes, tree) | undone/executed | journal | note |\n";
-    for (const auto& r : b.rows) {
-        std::string note = r.note;
-        if (!r.judgement.why.empty() && !r.pass && r.applicable) note += (note.empty() ? "" : "; ") + r.judgement.why.front();
-        std::string residue = r.applicable ? mark(r.judgement.residue) : "n/a";
-        if (r.kind == r0::RowKind::UndoFault && !r.judgement.residue) residue = r.pass ? "left, reported" : "left, NOT reported";
-        std::cout << "| " << r.fixture << " | " << r.point << " | " << residue << " | "
-                  << r.rolled_back << "/" << r.executed << " | " << (r.applicable ? mark(r.judgement.traceability) : "n/a") << " | "
-                  << printable(note) << " |\n";
-    }
+    for (const auto& r : b.rows) print_row(r, r.note);
     const auto& f = b.figures;
     std::cout << "\nR0-residue        " << percent(f.residue) << " (" << f.residue.of << " failure injections on real folders)\n";
     std::cout << "R0-rollback       " << percent(f.rollback) << "\n";

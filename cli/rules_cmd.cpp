@@ -204,8 +204,8 @@ int cmd_diff_rules(const Argv& argv) {
                          {"before", show_snapshot(s.before)}, {"after", show_snapshot(s.after)}, {"settled", s.settled},
                          {a->name, {{"verdict", to_string(ja.verdict)}, {"rule", ja.rule}}},
                          {b->name, {{"verdict", to_string(jb.verdict)}, {"rule", jb.rule}}}});
-        flips.push_back({std::string(to_string(s.action.kind)), std::string(to_string(ja.verdict)), ja.rule,
-                         std::string(to_string(jb.verdict)), jb.rule, 1, s.label});
+        flips.push_back({std::string(to_string(s.action.kind)), std::string(to_string(ja.verdict)), std::string(ja.rule),
+                         std::string(to_string(jb.verdict)), std::string(jb.rule), 1, s.label});
         every << "  " << s.label << "\n      " << a->name << ": " << to_string(ja.verdict) << " (" << ja.rule << ")   "
               << b->name << ": " << to_string(jb.verdict) << " (" << jb.rule << ")\n";
     }

@@ -141,7 +141,7 @@ std::string describe(const Case& c, const RuleSet& rules, const Judgement& j) {
     out += " intent " + std::string(to_string(c.action.intent)) + " click " + std::string(to_string(c.action.click_state));
     out += " text " + show_value(c.action.text) + (c.settled ? ", settled" : ", not settled");
     out += "\n  before " + show_snapshot(c.before) + "\n  after  " + show_snapshot(c.after);
-    out += "\n  -> " + std::string(to_string(j.verdict)) + " by rule " + j.rule + " (" + j.spec + ")";
+    out += "\n  -> " + std::string(to_string(j.verdict)) + " by rule " + std::string(j.rule) + " (" + std::string(j.spec) + ")";
     return out;
 }
 

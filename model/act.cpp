@@ -552,8 +552,9 @@ void Tool::step_judge(Step& s) {
     ev.after = s.after;
     ev.settled = s.settled;
     ev.changes = changed_readings(s.before, s.after);
-    ev.rule = s.judgement.rule;
-    ev.checks_ran = s.judgement.checks_ran;
+    ev.rule = std::string(s.judgement.rule);
+    ev.checks_ran.clear();
+    for (const RowCheck& c : s.judgement.checks_ran) ev.checks_ran.push_back({std::string(c.name), c.passed});
     ev.checks_not_run = s.judgement.checks_not_run;
 }
 
@@ -633,6 +634,7 @@ BatchReport Tool::batch(std::span<const Request> requests) {
     Hold hold;
     hold.owner = desktop_.foreground();
     const std::size_t n = std::min(requests.size(), batch_steps_max);
+    out.steps.reserve(n);  // a StepReport is large: never moved by a regrowth
     for (std::size_t i = 0; i < n; ++i) {
         Request r = requests[i];
         if (r.step < 0) r.step = static_cast<std::int32_t>(i);

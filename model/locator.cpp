@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <cassert>
 #include <cstdint>
-#include <map>
+#include <string_view>
+#include <tuple>
 
 namespace deskcheck {
 
@@ -73,12 +74,11 @@ std::optional<Locator> locator_with(const ElementTree& tree, const std::vector<s
     return loc;
 }
 
-// The identity matches() compares, as one key: role, then the automationId or else the name.
-std::string identity_key(const ElementNode& node) {
-    std::string key = node.role;
-    key += node.automation_id ? '\x01' : '\x02';
-    key += node.automation_id ? *node.automation_id : node.name;
-    return key;
+// The identity matches() compares: the role, then the automationId or else the name. As a tuple
+// of views into the node (no copy): equal tuples, equal identities.
+using Identity = std::tuple<std::string_view, bool, std::string_view>;
+Identity identity_of(const ElementNode& node) {
+    return {node.role, node.automation_id.has_value(), node.automation_id ? *node.automation_id : node.name};
 }
 
 // The nodes reachable from the root (each visited once, so cycles end), within tree_nodes_max.
@@ -98,6 +98,40 @@ std::vector<bool> attached_nodes(const ElementTree& tree) {
     return seen;
 }
 
+// For every node: how many attached nodes share its identity (itself included when attached).
+// Sorted by identity, equal runs counted: O(n log n) on a tree of any size, no string copied.
+std::vector<std::uint32_t> identity_sharing(const ElementTree& tree, std::size_t n) {
+    const auto attached = attached_nodes(tree);
+    std::vector<std::uint32_t> order(n);
+    for (std::uint32_t i = 0; i < n; ++i) order[i] = i;
+    const auto less = [&](std::uint32_t a, std::uint32_t b) { return identity_of(tree.nodes[a]) < identity_of(tree.nodes[b]); };
+    std::sort(order.begin(), order.end(), less);
+    std::vector<std::uint32_t> sharing(n, 0);
+    for (std::size_t run = 0; run < n;) {
+        std::size_t end = run + 1;
+        while (end < n && !less(order[run], order[end])) ++end;
+        std::uint32_t count = 0;
+        for (std::size_t k = run; k < end; ++k) count += attached[order[k]] ? 1 : 0;
+        for (std::size_t k = run; k < end; ++k) sharing[order[k]] = count;
+        run = end;
+    }
+    return sharing;
+}
+
+// Whether any two of the first n nodes, attached or not, have one identity. Usually none do; then
+// every identity is unique and nothing more is computed (snapshots run this on every window).
+bool any_identity_shared(const ElementTree& tree, std::size_t n) {
+    constexpr std::size_t pairwise_max = 64;
+    if (n > pairwise_max) return true;  // let identity_sharing sort them
+    for (std::size_t i = 0; i < n; ++i) {
+        const Identity id = identity_of(tree.nodes[i]);
+        for (std::size_t j = i + 1; j < n; ++j) {
+            if (identity_of(tree.nodes[j]) == id) return true;
+        }
+    }
+    return false;
+}
+
 }  // namespace
 
 std::vector<std::optional<Locator>> locators_of(const ElementTree& tree) {
@@ -105,14 +139,11 @@ std::vector<std::optional<Locator>> locators_of(const ElementTree& tree) {
     const std::size_t n = std::min<std::size_t>(tree.nodes.size(), tree_nodes_max);
     out.reserve(n);
     const auto parent = parents_of(tree);
-    const auto attached = attached_nodes(tree);
-    std::map<std::string, std::size_t> sharing;  // identity -> attached elements that have it
+    for (std::uint32_t i = 0; i < n; ++i) out.push_back(locator_with(tree, parent, i));
+    if (!any_identity_shared(tree, n)) return out;  // identity_unique stays true
+    const auto sharing = identity_sharing(tree, n);
     for (std::uint32_t i = 0; i < n; ++i) {
-        out.push_back(locator_with(tree, parent, i));
-        if (attached[i]) ++sharing[identity_key(tree.nodes[i])];
-    }
-    for (std::uint32_t i = 0; i < n; ++i) {
-        if (out[i]) out[i]->identity_unique = sharing[identity_key(tree.nodes[i])] <= 1;
+        if (out[i]) out[i]->identity_unique = sharing[i] <= 1;
     }
     return out;
 }
@@ -120,12 +151,12 @@ std::vector<std::optional<Locator>> locators_of(const ElementTree& tree) {
 std::optional<Locator> locator_of(const ElementTree& tree, std::uint32_t index) {
     if (index >= tree.nodes.size() || index >= tree_nodes_max) return std::nullopt;
     auto loc = locator_with(tree, parents_of(tree), index);
-    if (!loc) return loc;
-    const std::string key = identity_key(tree.nodes[index]);
+    if (!loc || !any_identity_shared(tree, std::min<std::size_t>(tree.nodes.size(), tree_nodes_max))) return loc;
     const auto attached = attached_nodes(tree);
+    const Identity mine = identity_of(tree.nodes[index]);
     std::size_t sharing = 0;
     for (std::size_t i = 0; i < attached.size(); ++i) {
-        if (attached[i] && identity_key(tree.nodes[i]) == key) ++sharing;
+        if (attached[i] && identity_of(tree.nodes[i]) == mine) ++sharing;
     }
     loc->identity_unique = sharing <= 1;
     return loc;

@@ -169,6 +169,22 @@ TaskReport UndoTool::run(const Task& task, const PostCheck& post_check) {
     return report;
 }
 
+namespace {
+
+// Every journaled intent about to be rolled back starts in the report as a done step.
+void report_done_steps(const std::vector<JournalEntry>& intents, TaskReport& report) {
+    for (const JournalEntry& e : intents) {
+        UndoStepReport sr;
+        sr.step = e.step;
+        sr.op = e.op;
+        sr.state = StepState::Done;
+        sr.journaled = true;
+        report.steps.push_back(sr);
+    }
+}
+
+}  // namespace
+
 TaskReport UndoTool::undo(const std::string& task_id) {
     TaskReport report;
     report.task_id = task_id;
@@ -179,14 +195,7 @@ TaskReport UndoTool::undo(const std::string& task_id) {
     }
     std::vector<JournalEntry> intents = std::move(it->second);
     finished_.erase(it);
-    for (const JournalEntry& e : intents) {
-        UndoStepReport sr;
-        sr.step = e.step;
-        sr.op = e.op;
-        sr.state = StepState::Done;
-        sr.journaled = true;
-        report.steps.push_back(sr);
-    }
+    report_done_steps(intents, report);
     rollback(std::move(intents), report);
     report.ok = report.undo_failed() == 0 && report.not_undoable() == 0;
     if (report.not_undoable() > 0) report.error = "some steps cannot be undone (irreversible, allowed by the task)";
@@ -223,14 +232,7 @@ std::vector<TaskReport> UndoTool::recover(const std::vector<JournalEntry>& journ
         if ((done && !undo_begun) || pending.empty()) continue;
         TaskReport report;
         report.task_id = id;
-        for (const JournalEntry& e : pending) {
-            UndoStepReport sr;
-            sr.step = e.step;
-            sr.op = e.op;
-            sr.state = StepState::Done;
-            sr.journaled = true;
-            report.steps.push_back(sr);
-        }
+        report_done_steps(pending, report);
         finished_.erase(id);
         rollback(std::move(pending), report, failed_undos);
         report.ok = report.undo_failed() == 0;

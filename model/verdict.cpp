@@ -370,11 +370,11 @@ Judgement judge(const RuleSet& rules, const Situation& situation) {
     for (const Rule& row : rules.rules) {
         if (row.kind != situation.action.kind) continue;
         const bool holds = condition_holds(row, situation);
-        j.checks_ran.push_back({std::string(row.id), holds});
+        j.checks_ran.push_back({row.id, holds});
         if (!holds) continue;
         j.verdict = row.verdict;
-        j.rule = std::string(row.id);
-        j.spec = std::string(row.spec);
+        j.rule = row.id;
+        j.spec = row.spec;
         return j;
     }
     j.verdict = Verdict::Unknown;

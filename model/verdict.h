@@ -133,12 +133,20 @@ struct SkippedCheck {
     std::string why;
 };
 
+// A row judge() tried. Its name views the rule set's own row id (Rule::id): judge() copies no
+// string (it runs per poll and per catalogue situation); the evidence copies them once (act.cpp).
+struct RowCheck {
+    std::string_view name;
+    bool passed = false;
+};
+
+// Views into the rule set it was judged by: valid as long as that set is.
 struct Judgement {
     Verdict verdict = Verdict::Unknown;
     Promise promise = Promise::Nothing;
-    std::string rule;  // the deciding row id
-    std::string spec;
-    std::vector<Check> checks_ran;
+    std::string_view rule;  // the deciding row id
+    std::string_view spec;
+    std::vector<RowCheck> checks_ran;
     std::vector<SkippedCheck> checks_not_run;
     bool verifiable = true;  // false: V-8, the action has nothing observable to check
 };

@@ -236,6 +236,7 @@ public:
         tool.set_observer(&recorder);
         out_.requests = agent_requests(tool, desk, scenario_);
         for (const auto& step : scenario_.steps) out_.targets.push_back(step.control);
+        out_.steps.reserve(scenario_.steps.size() + 1);  // + the agent's one retry
         run_segments(tool, desk);
         if (options_.agent_retries) retry_once(tool, desk, recorder);
         out_.ended_ms = desk.now_ms();
