@@ -32,10 +32,10 @@ struct Target {
 // One step as it goes through the phases. Filled in phase order; nothing is read before the phase
 // that sets it has run.
 struct Tool::Step {
-    Step(const Request& r, Hold* h) : request(r), hold(h) {}
+    Step(const Request& r, Hold* h, StepReport& out) : request(r), hold(h), report(out) {}
     const Request& request;
     Hold* hold;                           // the batch's held borrow; nullptr outside a batch (F-5)
-    StepReport report;
+    StepReport& report;                   // run_step's own: filled in place, never moved
     Evidence ev;
     // begin
     WindowId front_at_start = no_window;
@@ -229,14 +229,17 @@ Snapshot Tool::settle(WindowId w, ElementId e, const ActionFacts& facts, const S
 
 StepReport Tool::run_step(const Request& r, Hold* hold) {
     if (observer_ != nullptr) observer_->step_begins(r);
-    Step s(r, hold);
-    StepReport rep = run_phases(s);
+    StepReport rep;
+    {
+        Step s(r, hold, rep);
+        run_phases(s);
+    }
     remember_step(rep);
     if (observer_ != nullptr) observer_->step_ends(rep);
     return rep;
 }
 
-StepReport Tool::run_phases(Step& s) {
+void Tool::run_phases(Step& s) {
     step_begin(s);
     if (auto err = step_resolve(s)) return step_failed(s, std::move(*err));
     assert(s.window.has_value());
@@ -259,27 +262,24 @@ StepReport Tool::run_phases(Step& s) {
     s.report.delivered = true;
     s.report.result = adapt(helper_result(s.judgement.verdict, std::move(s.ev)));
     assert(s.report.result.verdict.has_value());
-    return std::move(s.report);
 }
 
 // The step ends on an error (nothing more is delivered). F-4: a move of the front this step did not
 // make is reported.
-StepReport Tool::step_failed(Step& s, Error e) {
+void Tool::step_failed(Step& s, Error e) {
     const bool moved = moved_by_another(s.moved_before_borrow, s.tool_moved_front, s.front_at_start, desktop_.foreground());
     if (moved && !s.ev.foreground.changed_by) s.ev.foreground.changed_by = "another-window";
     s.report.result = adapt(helper_error(std::move(e), std::move(s.ev)));
     assert(!s.report.result.ok);
     assert(s.report.result.error.has_value());
-    return std::move(s.report);
 }
 
 // Observe: the before-read is the whole answer (B-3 observation as a step).
-StepReport Tool::step_observed(Step& s) {
+void Tool::step_observed(Step& s) {
     s.ev.after = s.before;
     const bool moved = moved_by_another(s.moved_before_borrow, s.tool_moved_front, s.front_at_start, desktop_.foreground());
     if (moved && !s.ev.foreground.changed_by) s.ev.foreground.changed_by = "another-window";  // F-4
     s.report.result = adapt(helper_result(Verdict::Unknown, std::move(s.ev)));
-    return std::move(s.report);
 }
 
 // The facts of one window the decisions ask for (`needs`, FrontNeed); the others stay false. No

@@ -118,15 +118,22 @@ std::vector<std::uint32_t> identity_sharing(const ElementTree& tree, std::size_t
     return sharing;
 }
 
+// identity_of(a) == identity_of(b), the most telling part first (automationId or name, then role).
+bool same_identity(const ElementNode& a, const ElementNode& b) {
+    if (a.automation_id.has_value() != b.automation_id.has_value()) return false;
+    const std::string& ka = a.automation_id ? *a.automation_id : a.name;
+    const std::string& kb = b.automation_id ? *b.automation_id : b.name;
+    return ka == kb && a.role == b.role;
+}
+
 // Whether any two of the first n nodes, attached or not, have one identity. Usually none do; then
 // every identity is unique and nothing more is computed (snapshots run this on every window).
 bool any_identity_shared(const ElementTree& tree, std::size_t n) {
     constexpr std::size_t pairwise_max = 64;
     if (n > pairwise_max) return true;  // let identity_sharing sort them
     for (std::size_t i = 0; i < n; ++i) {
-        const Identity id = identity_of(tree.nodes[i]);
         for (std::size_t j = i + 1; j < n; ++j) {
-            if (identity_of(tree.nodes[j]) == id) return true;
+            if (same_identity(tree.nodes[i], tree.nodes[j])) return true;
         }
     }
     return false;
@@ -151,13 +158,15 @@ std::vector<std::optional<Locator>> locators_of(const ElementTree& tree) {
 std::optional<Locator> locator_of(const ElementTree& tree, std::uint32_t index) {
     if (index >= tree.nodes.size() || index >= tree_nodes_max) return std::nullopt;
     auto loc = locator_with(tree, parents_of(tree), index);
-    if (!loc || !any_identity_shared(tree, std::min<std::size_t>(tree.nodes.size(), tree_nodes_max))) return loc;
+    if (!loc) return loc;
+    // Among all nodes first (no allocation): no other with this identity, none attached either.
+    const std::size_t n = std::min<std::size_t>(tree.nodes.size(), tree_nodes_max);
+    std::size_t others = 0;
+    for (std::size_t i = 0; i < n; ++i) others += i != index && same_identity(tree.nodes[i], tree.nodes[index]) ? 1 : 0;
+    if (others == 0) return loc;
     const auto attached = attached_nodes(tree);
-    const Identity mine = identity_of(tree.nodes[index]);
     std::size_t sharing = 0;
-    for (std::size_t i = 0; i < attached.size(); ++i) {
-        if (attached[i] && identity_of(tree.nodes[i]) == mine) ++sharing;
-    }
+    for (std::size_t i = 0; i < n; ++i) sharing += attached[i] && same_identity(tree.nodes[i], tree.nodes[index]) ? 1 : 0;
     loc->identity_unique = sharing <= 1;
     return loc;
 }

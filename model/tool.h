@@ -146,7 +146,7 @@ private:
     struct Hold;
     struct Step;  // one step's context as it goes through the phases (act.cpp)
     StepReport run_step(const Request& request, Hold* hold);
-    StepReport run_phases(Step& step);
+    void run_phases(Step& step);
     // The phases of a step, in order (act.cpp). A phase that returns an error ends the step.
     void step_begin(Step& step);
     void decide_front_owner(Step& step, WindowId front);
@@ -159,8 +159,8 @@ private:
     void step_judge(Step& step);
     void step_give_back(Step& step);
     void step_register_refs(Step& step);
-    StepReport step_failed(Step& step, Error error);
-    StepReport step_observed(Step& step);
+    void step_failed(Step& step, Error error);
+    void step_observed(Step& step);
     Error delivery_failed(Step& step, DeliveryStatus status);
     ForegroundEvidence give_back_at_failure(Step& step, bool exception);
     enum FrontNeed : unsigned { need_exists = 1, need_target = 2, need_batch = 4 };

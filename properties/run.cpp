@@ -287,8 +287,9 @@ private:
         for (auto& s : b.steps) {
             s.index = static_cast<std::uint32_t>(begin + s.index);
             seg.reports.push_back(out_.steps.size());
-            out_.steps.push_back(s);
+            out_.steps.push_back(std::move(s));
         }
+        b.steps.clear();  // moved into out_.steps
         if (b.stopped_at) out_.stopped_at = static_cast<std::uint32_t>(begin + *b.stopped_at);
         seg.batch_report = out_.batches.size();
         out_.batches.push_back(std::move(b));
@@ -383,6 +384,7 @@ std::vector<Request> agent_requests(Tool& tool, Desktop& desk, const sim::Scenar
         }
     }
     std::vector<Request> out;
+    out.reserve(scenario.steps.size());
     for (std::size_t i = 0; i < scenario.steps.size(); ++i) out.push_back(request_of(scenario, scenario.steps[i], i, refs));
     return out;
 }

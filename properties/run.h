@@ -88,7 +88,9 @@ struct RunResult {
     std::vector<Request> requests;           // index = scenario step (launch steps: kind Observe, unused)
     std::vector<std::optional<ElementId>> targets;  // the scenario control each step is about
     std::vector<StepReport> steps;           // what the tool reported, in order of execution
-    std::vector<BatchReport> batches;        // one per batch segment (a launch step splits a batch)
+    // One per batch segment (a launch step splits a batch). Their step reports are moved into `steps`
+    // (the segment's `reports` index them): `batches[i].steps` is empty.
+    std::vector<BatchReport> batches;
     std::vector<LaunchReport> launches;
     std::optional<std::uint32_t> stopped_at; // the scenario step that stopped the run (B-1)
     std::vector<StepTiming> timings;         // parallel to `steps`

@@ -160,7 +160,8 @@ BOOST_AUTO_TEST_CASE(F5_F7_three_steps_on_a_wpf_window_borrow_once_and_give_back
     BOOST_TEST(b.give_backs == 1u);
     BOOST_TEST(b.foreground_returned);
     BOOST_TEST(b.foreground.restored);
-    for (const auto& st : b.steps) BOOST_TEST(st.result.evidence.foreground.held);  // keep_foreground on every step
+    BOOST_REQUIRE_EQUAL(run.steps.size(), 3u);  // the batch's step reports (RunResult::steps)
+    for (const auto& st : run.steps) BOOST_TEST(st.result.evidence.foreground.held);  // keep_foreground on every step
     BOOST_TEST(foreground_changes_by(run.truth(), "tool") == 2u);  // in once, back once
     BOOST_TEST(run.sim->true_foreground() == 2u);
     BOOST_TEST(run.truth().count(EffectKind::Toggled) == 1u);
