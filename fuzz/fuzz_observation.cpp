@@ -32,7 +32,7 @@ class FdpChoices final : public sim::Choices {
 public:
     explicit FdpChoices(FuzzedDataProvider& fdp) : fdp_(fdp) {}
     std::uint64_t below(std::uint64_t n) override { return fdp_.ConsumeIntegralInRange<std::uint64_t>(0, n - 1); }
-    bool chance(std::uint32_t permille) override { return below(1000) >= 1000 - permille; }
+    bool chance(std::uint32_t permille) override { return chance_by_index(permille); }
 
 private:
     FuzzedDataProvider& fdp_;

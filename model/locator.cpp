@@ -118,13 +118,7 @@ std::vector<std::uint32_t> identity_sharing(const ElementTree& tree, std::size_t
     return sharing;
 }
 
-// identity_of(a) == identity_of(b), the most telling part first (automationId or name, then role).
-bool same_identity(const ElementNode& a, const ElementNode& b) {
-    if (a.automation_id.has_value() != b.automation_id.has_value()) return false;
-    const std::string& ka = a.automation_id ? *a.automation_id : a.name;
-    const std::string& kb = b.automation_id ? *b.automation_id : b.name;
-    return ka == kb && a.role == b.role;
-}
+bool same_identity(const ElementNode& a, const ElementNode& b) { return identity_of(a) == identity_of(b); }
 
 // Whether any two of the first n nodes, attached or not, have one identity. Usually none do; then
 // every identity is unique and nothing more is computed (snapshots run this on every window).

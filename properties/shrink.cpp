@@ -5,6 +5,7 @@
 #include <optional>
 #include <vector>
 
+#include "properties/campaign.h"
 #include "properties/checks.h"
 #include "sim/build.h"
 #include "sim/scenario_json.h"
@@ -232,17 +233,14 @@ Candidate built(const Scenario& s, const Edit& e) {
 
 bool is_drop(const Edit& e) { return e.kind != Edit::Kind::Simplify; }
 
-// The seeds a drop is retried under once plain edits stop helping. A step, event or window that
-// a case no longer needs may still be needed for the faults' draws: removing it shifts every later
-// draw of its stream, and the failure can need one draw to fall a given way (the F24 delivered,
-// the click after it not). Another seed for the sim's streams is as simple a desktop as the old
-// one, so a drop that fails only under the old seed is tried under a few others. Derived from the
-// scenario's own seed: the same input shrinks to the same result (S-1).
+// The seed a drop is retried under, the k-th, once plain edits stop helping. A step, event or
+// window that a case no longer needs may still be needed for the faults' draws: removing it shifts
+// every later draw of its stream, and the failure can need one draw to fall a given way (the F24
+// delivered, the click after it not). Another seed for the sim's streams is as simple a desktop as
+// the old one, so a drop that fails only under the old seed is tried under a few others. Derived
+// from the scenario's own seed as campaign cases are: the same input shrinks to the same result.
 std::uint64_t reseeded(std::uint64_t seed, std::uint32_t k) {
-    std::uint64_t x = seed + 0x9e3779b97f4a7c15ULL * (k + 1);
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return (x ^ (x >> 31)) & 0xffffffffULL;  // scenario seeds are written as 32-bit numbers
+    return case_seed(seed, k) & 0xffffffffULL;  // scenario seeds are written as 32-bit numbers
 }
 
 }  // namespace
@@ -256,18 +254,18 @@ ShrinkResult shrink_scenario(const sim::Scenario& failing, const StillFails& sti
 ShrinkResult shrink_scenario(const sim::Scenario& failing, const StillFails& still_fails, const ShrinkOptions& options) {
     ShrinkResult r;
     r.scenario = failing;
-    // One attempt; true: it still fails and is kept.
-    const auto attempt = [&](Candidate c) {
-        if (!c || sim::validate(*c).has_value()) return false;  // never a half-built desktop
+    // One attempt on a valid candidate; true: it still fails and is kept.
+    const auto attempt_valid = [&](sim::Scenario c) {
         ++r.attempts;
-        const bool fails = still_fails(*c);
+        const bool fails = still_fails(c);
         if (fails) {
-            r.scenario = std::move(*c);
+            r.scenario = std::move(c);
             ++r.accepted;
         }
         if (options.progress) options.progress(r);
         return fails;
     };
+    const auto valid = [](const Candidate& c) { return c && !sim::validate(*c).has_value(); };  // never half-built
     const auto stopped = [&] {
         r.stopped = options.stop && options.stop();
         return r.stopped;
@@ -276,20 +274,24 @@ ShrinkResult shrink_scenario(const sim::Scenario& failing, const StillFails& sti
     while (progress && r.attempts < options.attempts_max) {
         progress = false;
         const std::vector<Edit> edits = candidates(r.scenario);
+        std::vector<sim::Scenario> drops;  // the valid drops, kept for the reseeded round below
         for (const Edit& edit : edits) {
             if (r.attempts >= options.attempts_max) break;
             if (stopped()) return r;
-            if ((progress = attempt(built(r.scenario, edit)))) break;  // restart from the smaller scenario
+            Candidate c = built(r.scenario, edit);
+            if (!valid(c)) continue;
+            if (is_drop(edit) && options.reseeds > 0) drops.push_back(*c);
+            if ((progress = attempt_valid(std::move(*c)))) break;  // restart from the smaller scenario
         }
-        // A local minimum: each drop once more, under other seeds (reseeded above).
+        // A local minimum: each drop once more, under other seeds (reseeded above). The seed is
+        // not something validate() looks at: the drops stay valid.
         for (std::uint32_t k = 0; !progress && k < options.reseeds; ++k) {
-            for (const Edit& edit : edits) {
+            for (const sim::Scenario& drop : drops) {
                 if (r.attempts >= options.attempts_max) break;
-                if (!is_drop(edit)) continue;
                 if (stopped()) return r;
-                Candidate c = built(r.scenario, edit);
-                if (c) c->seed = reseeded(r.scenario.seed, k);
-                if ((progress = attempt(std::move(c)))) break;
+                sim::Scenario c = drop;
+                c.seed = reseeded(r.scenario.seed, k);
+                if ((progress = attempt_valid(std::move(c)))) break;
             }
         }
     }

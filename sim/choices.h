@@ -28,6 +28,12 @@ public:
     // True with probability permille / 1000; false is the simplest.
     virtual bool chance(std::uint32_t permille) = 0;
     // A number in [lo, hi]; lo is the simplest.
+    // chance() by an index of 1000: "yes" when it is at least 1000 - permille (0 is "no"). For
+    // sources whose answers are indices (bytes, vectors, libFuzzer's provider).
+    bool chance_by_index(std::uint32_t permille) {
+        assert(permille <= 1000);
+        return below(1000) >= 1000 - permille;
+    }
     std::int64_t between(std::int64_t lo, std::int64_t hi) {
         assert(lo <= hi);
         const auto span = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo);
@@ -59,10 +65,7 @@ public:
         for (std::uint64_t range = n - 1; range != 0 && left_ != 0; range >>= 8) value = (value << 8) | data_[--left_];
         return value % n;
     }
-    bool chance(std::uint32_t permille) override {
-        assert(permille <= 1000);
-        return below(1000) >= 1000 - permille;
-    }
+    bool chance(std::uint32_t permille) override { return chance_by_index(permille); }
     std::size_t bytes_left() const { return left_; }
 
 private:
@@ -83,10 +86,7 @@ public:
         if (n > (std::uint64_t{1} << 32)) return u % n;
         return (u * n) >> 32;
     }
-    bool chance(std::uint32_t permille) override {
-        assert(permille <= 1000);
-        return below(1000) >= 1000 - permille;
-    }
+    bool chance(std::uint32_t permille) override { return chance_by_index(permille); }
     std::size_t used() const { return used_; }
 
 private:
