@@ -21,6 +21,7 @@
 #include "cli/files.h"
 #include "properties/r0_bench.h"
 #include "properties/r0_campaign.h"
+#include "properties/r0_links.h"
 #include "properties/r0_policies.h"
 #include "properties/r0_real.h"
 #include "host/real_files.h"
@@ -246,7 +247,8 @@ int cmd_r0_serve() {
                     if (fail_at && step == *fail_at) return "injected failure (R0 bench)";
                     return std::nullopt;
                 };
-                ans = answer(s.tool->run(Task{s.task, decoded.fixture->steps, req.value("allow_irreversible", false)}, check));
+                if (!s.files->ok() || !s.journal->ok()) ans = Json{{"error", !s.files->ok() ? s.files->error() : s.journal->error()}};
+                else ans = answer(s.tool->run(Task{s.task, decoded.fixture->steps, req.value("allow_irreversible", false)}, check));
             }
         } else if (op == "undo") {
             const auto it = by_root.find(root);
@@ -292,23 +294,57 @@ int print_crash(const r0::CrashResult& c) {
     return c.pass() ? exit_ok : exit_violation;
 }
 
+// r0 --links: every point, the failed ones in full; the figures; exit 0 only when every point held.
+int print_links(const r0::LinksResult& l, bool json) {
+    if (json) {
+        Json points = Json::array();
+        for (const auto& p : l.points) {
+            points.push_back(Json{{"fixture", p.fixture}, {"when", p.when}, {"folder", p.folder}, {"crossed", p.crossed},
+                                  {"sentinel_untouched", p.sentinel_untouched}, {"named", p.named}, {"held", p.held()}, {"why", p.why}});
+        }
+        std::cout << dump_json(Json{{"points", points}, {"count", l.points.size()}, {"crossed", l.crossed}, {"held", l.held},
+                                    {"interrupted", l.interrupted}, {"error", l.error}, {"pass", l.pass()}})
+                  << "\n";
+        return l.pass() ? exit_ok : exit_violation;
+    }
+    std::cout << "R0 links at every point (every folder on a fixture's paths swapped for a symbolic link to a sentinel tree\n"
+                 "outside the root: before each step, between its journal line and its effect, before recovery)\n\n";
+    std::cout << "| fixture | when | folder swapped | link met | outside untouched | refusal reported | why |\n";
+    std::size_t shown = 0;
+    for (const auto& p : l.points) {
+        if (p.held() && ++shown > 12) continue;
+        std::cout << "| " << p.fixture << " | " << p.when << " | " << printable(p.folder) << " | " << (p.crossed ? "yes" : "no") << " | "
+                  << mark(p.sentinel_untouched) << " | " << (p.crossed ? mark(p.named) : "n/a") << " | " << printable(p.why) << " |\n";
+    }
+    if (shown > 12) std::cout << "| ... | | | | | | |\n";
+    if (!l.error.empty()) std::cout << "error: " << printable(l.error) << "\n";
+    std::cout << "\npoints: " << l.points.size() << "; a later operation met the link: " << l.crossed
+              << "; held (outside untouched, refusal reported): " << l.held << "/" << l.points.size() << "\n";
+    if (l.interrupted) std::cout << "interrupted\n";
+    std::cout << (l.pass() ? "pass: every point held\n" : "FAIL: a point did not hold\n");
+    return l.pass() ? exit_ok : exit_violation;
+}
+
 }  // namespace
 
 int cmd_r0(const Argv& argv) {
     if (!argv.empty() && argv.front() == "campaign") return cmd_r0_campaign(Argv(argv.begin() + 1, argv.end()));
     if (!argv.empty() && argv.front() == "recover") return cmd_r0_recover(Argv(argv.begin() + 1, argv.end()));
     if (!argv.empty() && argv.front() == "serve") return cmd_r0_serve();
-    Args args("r0", argv, {"--json", "--help", "--real", "--crash"},
+    Args args("r0", argv, {"--json", "--help", "--real", "--crash", "--links"},
               {"--adapter", "--fixtures", "--generated", "--seed", "--policy", "--adapter-cmd", "--adapter-timeout-ms"});
     if (args.flag("--help")) {
         std::cout << "usage: deskcheck r0 [--json] [--adapter deskcheck|naive] [--fixtures DIR] [--generated N] [--seed S] [--policy P]\n"
                      "       deskcheck r0 --real [--adapter-cmd CMD [--adapter-timeout-ms MS]] [--fixtures DIR] [--generated N]\n"
                      "       deskcheck r0 --crash [--fixtures DIR] [--generated N] [--seed S]\n"
+                     "       deskcheck r0 --links [--fixtures DIR] [--generated N] [--seed S] [--json]\n"
                      "       deskcheck r0 recover DIR\n"
                      "       deskcheck r0 campaign [--cases N] [--seed S] [--policy P] [--json]\n"
                      "  --real: the file fixtures on fresh temporary folders; --adapter-cmd: another tool through\n"
                      "  line-delimited JSON on its stdin/stdout (schema/r0-adapter-1.schema.json; implies --real);\n"
                      "  --crash: SIGKILL at every journal write and effect, recovery in a fresh process.\n"
+                     "  --links: every folder on the paths swapped for a link to a tree outside the root, at every\n"
+                     "  point; exit 0 only when nothing outside changed and every refusal was reported.\n"
                      "  R0: after a failure injected at every step, every operation (no space, permission denied, a\n"
                      "  partial write, a UI failure) and into the undo itself, what is left behind. Fixtures: the files\n"
                      "  of DIR (default corpus/r0) and N generated ones (default 8, seed 1). Figures: R0-residue,\n"
@@ -333,6 +369,7 @@ int cmd_r0(const Argv& argv) {
     const std::uint64_t s = seed.value_or(1);
     for (auto& f : r0::generated_fixtures(s, generated.value_or(default_generated))) fixtures.push_back(std::move(f));
     const auto adapter_cmd = args.option("--adapter-cmd");
+    if (args.flag("--links")) return print_links(r0::run_links_bench(fixtures), args.flag("--json"));
     if (args.flag("--crash")) {
         const r0::CrashResult crash = r0::run_crash_bench(fixtures, "/proc/self/exe");
         if (!args.flag("--json")) return print_crash(crash);

@@ -3,6 +3,8 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,15 +15,48 @@
 #include <cstring>
 
 namespace deskcheck::host {
+namespace posix {
+
+// Closes a descriptor once, on every path.
+class Fd {
+public:
+    explicit Fd(int fd) : fd_(fd) {}
+    Fd(Fd&& o) noexcept : fd_(o.fd_) { o.fd_ = -1; }
+    Fd& operator=(Fd&& o) noexcept {
+        if (this != &o) {
+            if (fd_ >= 0) ::close(fd_);
+            fd_ = o.fd_;
+            o.fd_ = -1;
+        }
+        return *this;
+    }
+    Fd(const Fd&) = delete;
+    Fd& operator=(const Fd&) = delete;
+    ~Fd() {
+        if (fd_ >= 0) ::close(fd_);
+    }
+    int get() const { return fd_; }
+    int release() {
+        const int fd = fd_;
+        fd_ = -1;
+        return fd;
+    }
+    int close_checked() {
+        const int fd = release();
+        return fd < 0 ? 0 : ::close(fd);
+    }
+
+private:
+    int fd_;
+};
+
+}  // namespace posix
+
+using posix::Fd;
+
 namespace {
 
-bool fsync_path(const std::string& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return false;
-    const bool ok = ::fsync(fd) == 0;
-    ::close(fd);
-    return ok;
-}
+constexpr std::size_t file_bytes_max = std::size_t{1} << 24;
 
 std::string parent_path(const std::string& full_path) {
     const auto slash = full_path.rfind('/');
@@ -39,6 +74,7 @@ bool write_all(int fd, std::string_view bytes) {
     return true;
 }
 
+// False with errno 0 when the file holds more than `max` bytes.
 bool read_all(int fd, std::string& out, std::size_t max) {
     char buf[8192];
     for (;;) {
@@ -47,8 +83,71 @@ bool read_all(int fd, std::string& out, std::size_t max) {
         if (n < 0) return false;
         if (n == 0) return true;
         out.append(buf, static_cast<std::size_t>(n));
-        if (out.size() > max) return false;
+        if (out.size() > max) {
+            errno = 0;
+            return false;
+        }
     }
+}
+
+// openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS) of the folder `folders` under `root_fd`:
+// the fd, or -1 with errno (ENOSYS: the kernel has no openat2; ELOOP/EXDEV: a link or an escape).
+int openat2_beneath(int root_fd, const std::string& folders) {
+#ifdef SYS_openat2
+    struct open_how how {};
+    how.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW;
+    how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+    for (;;) {
+        const long fd = ::syscall(SYS_openat2, root_fd, folders.c_str(), &how, sizeof how);
+        if (fd < 0 && errno == EAGAIN) continue;  // a rename raced the lookup: try again
+        return static_cast<int>(fd);
+    }
+#else
+    (void)root_fd;
+    (void)folders;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+struct WalkResult {
+    int fd = -1;
+    FsError error = FsError::BadPath;
+    std::string link;  // the components up to the link, when error is CrossesLink
+};
+
+// One component at a time, each opened with O_NOFOLLOW under the one before: a link is never
+// followed, and the first one met is named.
+WalkResult walk_beneath(int root_fd, const std::string& folders) {
+    WalkResult out;
+    Fd at(::fcntl(root_fd, F_DUPFD_CLOEXEC, 0));
+    if (at.get() < 0) {
+        out.error = fs_error_from_errno(errno);
+        return out;
+    }
+    std::size_t start = 0;
+    while (start <= folders.size()) {
+        const std::size_t end = std::min(folders.find('/', start), folders.size());
+        const std::string name = folders.substr(start, end - start);
+        Fd next(::openat(at.get(), name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+        if (next.get() < 0) {
+            const int e = errno;
+            struct stat st {};
+            const bool link = ::fstatat(at.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode);
+            out.error = link ? FsError::CrossesLink : fs_error_from_errno(e);
+            if (link) out.link = folders.substr(0, end);
+            return out;
+        }
+        at = std::move(next);
+        start = end + 1;
+    }
+    out.fd = at.release();
+    return out;
+}
+
+bool same_folder(int a, int b) {
+    struct stat sa {}, sb {};
+    return ::fstat(a, &sa) == 0 && ::fstat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 }  // namespace
@@ -70,14 +169,52 @@ FsError fs_error_from_errno(int e) {
         case EACCES:
         case EPERM:
         case EROFS: return FsError::PermissionDenied;
-        default: return FsError::BadPath;  // ENAMETOOLONG, ELOOP, EINVAL: the path cannot be used
+        case ELOOP:  // O_NOFOLLOW met a link; RESOLVE_NO_SYMLINKS met one
+        case EXDEV: return FsError::CrossesLink;  // RESOLVE_BENEATH: the path would leave the root
+        case ENXIO:
+        case ETXTBSY: return FsError::NotRegular;
+        default: return FsError::BadPath;  // ENAMETOOLONG, EINVAL: the path cannot be used
     }
 }
 
-RealFiles::RealFiles(std::string root, CrashPlan* crash, FaultShim* shim)
-    : root_(std::move(root)), crash_(crash), shim_(shim) {}
+int open_folder(const std::string& path, std::string& error) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0) return fd;
+    const int e = errno;
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) error = path + ": is a symbolic link";
+    else if (e == ENOENT) error = path + ": no such folder";
+    else if (e == ENOTDIR) error = path + ": is not a folder";
+    else error = path + ": cannot open it: " + std::strerror(e);
+    return -1;
+}
 
-std::string RealFiles::full(std::string_view path) const { return path.empty() ? root_ : root_ + "/" + std::string(path); }
+int open_folder_at(int dir_fd, const std::string& name, const std::string& shown, std::string& error) {
+    const int fd = ::openat(dir_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0) return fd;
+    const int e = errno;
+    struct stat st {};
+    if (::fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) error = shown + ": is a symbolic link";
+    else if (e == ENOENT) error = shown + ": no such folder";
+    else if (e == ENOTDIR) error = shown + ": is not a folder";
+    else error = shown + ": cannot open it: " + std::strerror(e);
+    return -1;
+}
+
+
+RealFiles::RealFiles(std::string root, CrashPlan* crash, FaultShim* shim)
+    : root_(std::move(root)), crash_(crash), shim_(shim) {
+    root_fd_ = open_folder(root_, root_error_);
+}
+
+RealFiles::RealFiles(int root_fd, std::string name, CrashPlan* crash, FaultShim* shim)
+    : root_(std::move(name)), root_fd_(root_fd), crash_(crash), shim_(shim) {
+    if (root_fd_ < 0) root_error_ = root_ + ": not an open folder";
+}
+
+RealFiles::~RealFiles() {
+    if (root_fd_ >= 0) ::close(root_fd_);
+}
 
 bool RealFiles::shim_fires() {
     if (shim_ == nullptr) return false;
@@ -91,6 +228,52 @@ FsResult<FsDone> RealFiles::done(std::string what, std::string_view path, FsResu
     return r;
 }
 
+// The folder that holds a path's last component, opened beneath the root, and that component.
+struct RealFiles::Parent {
+    Fd fd{-1};
+    std::string leaf;
+    FsError error = FsError::BadPath;
+    bool ok() const { return fd.get() >= 0; }
+};
+
+RealFiles::Parent RealFiles::open_parent(std::string_view what, std::string_view path) {
+    Parent out;
+    if (root_fd_ < 0 || !valid_path(path)) return out;
+    const std::string p(path);
+    const std::size_t slash = p.rfind('/');
+    out.leaf = slash == std::string::npos ? p : p.substr(slash + 1);
+    const std::string folders = slash == std::string::npos ? std::string() : p.substr(0, slash);
+    if (folders.empty()) {
+        out.fd = Fd(::fcntl(root_fd_, F_DUPFD_CLOEXEC, 0));
+        if (!out.ok()) out.error = fs_error_from_errno(errno);
+        return out;
+    }
+    if (!openat2_missing_) {
+        const int fd = openat2_beneath(root_fd_, folders);
+        if (fd >= 0) {
+            out.fd = Fd(fd);
+            return out;
+        }
+        if (errno == ENOSYS) openat2_missing_ = true;
+        else if (errno == ENOENT) {
+            out.error = FsError::NotFound;
+            return out;
+        }
+        // Anything else (ELOOP or EXDEV for a link, ENOTDIR for a link or a file in the way): the
+        // component walk below decides, and names the link, for the refusal's message.
+    }
+    WalkResult walked = walk_beneath(root_fd_, folders);
+    if (walked.fd >= 0) {
+        out.fd = Fd(walked.fd);
+        return out;
+    }
+    out.error = walked.error;
+    if (walked.error == FsError::CrossesLink) {
+        refusals_.push_back(std::string(what) + " " + p + ": path crosses a symbolic link: " + walked.link + "/");
+    }
+    return out;
+}
+
 void RealFiles::set_others(std::vector<OtherFile> others) {
     others_ = std::move(others);
     others_after(0);
@@ -99,10 +282,9 @@ void RealFiles::set_others(std::vector<OtherFile> others) {
 void RealFiles::others_after(std::size_t op) {
     for (const OtherFile& o : others_) {
         if (o.after_op != op) continue;
-        const std::string p = full(o.path);
-        struct stat st {};
-        if (::lstat(p.c_str(), &st) == 0 || ::lstat(parent_path(p).c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) continue;
-        const int fd = ::open(p.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        Parent parent = open_parent("other program's write", o.path);
+        if (!parent.ok()) continue;
+        const int fd = ::openat(parent.fd.get(), parent.leaf.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
         if (fd < 0) continue;
         const bool ok = ::fchmod(fd, 0644) == 0 && write_all(fd, o.bytes) && ::fsync(fd) == 0;
         ::close(fd);
@@ -110,21 +292,52 @@ void RealFiles::others_after(std::size_t op) {
     }
 }
 
-FsResult<std::string> RealFiles::read(std::string_view path) {
-    if (!valid_path(path)) return FsResult<std::string>::bad(FsError::BadPath);
-    const int fd = ::open(full(path).c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    if (fd < 0) return FsResult<std::string>::bad(fs_error_from_errno(errno));
-    std::string out;
+// What lies at the last component, never following it: 0 when nothing is there.
+namespace {
+struct Leaf {
+    bool exists = false;
+    mode_t mode = 0;
+    int error = 0;  // errno of fstatat, other than ENOENT
+};
+Leaf leaf_at(int dir_fd, const std::string& leaf) {
     struct stat st {};
-    if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-        ::close(fd);
-        return FsResult<std::string>::bad(FsError::IsAFolder);
+    if (::fstatat(dir_fd, leaf.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) return {true, st.st_mode, 0};
+    return {false, 0, errno == ENOENT ? 0 : errno};
+}
+// The error for an existing leaf that is not a regular file or a folder; nullopt when it is one.
+std::optional<FsError> special(mode_t mode) {
+    if (S_ISLNK(mode)) return FsError::CrossesLink;
+    if (!S_ISREG(mode) && !S_ISDIR(mode)) return FsError::NotRegular;
+    return std::nullopt;
+}
+}  // namespace
+
+void RealFiles::refuse_leaf(std::string_view what, std::string_view path, FsError e) {
+    if (e == FsError::CrossesLink) refusals_.push_back(std::string(what) + " " + std::string(path) + ": path crosses a symbolic link: " + std::string(path));
+    if (e == FsError::NotRegular) refusals_.push_back(std::string(what) + " " + std::string(path) + ": not a regular file");
+}
+
+FsResult<std::string> RealFiles::read(std::string_view path) {
+    using R = FsResult<std::string>;
+    Parent parent = open_parent("read", path);
+    if (!parent.ok()) return R::bad(parent.error);
+    // Non-blocking: a FIFO put in the file's place must not hang the read (it is refused below).
+    Fd fd(::openat(parent.fd.get(), parent.leaf.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY));
+    if (fd.get() < 0) {
+        const FsError e = fs_error_from_errno(errno);
+        refuse_leaf("read", path, e);
+        return R::bad(e);
     }
-    const bool ok = read_all(fd, out, std::size_t{1} << 24);
-    const int e = errno;
-    ::close(fd);
-    if (!ok) return FsResult<std::string>::bad(fs_error_from_errno(e));
-    return FsResult<std::string>::good(std::move(out));
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0) return R::bad(fs_error_from_errno(errno));
+    if (S_ISDIR(st.st_mode)) return R::bad(FsError::IsAFolder);
+    if (!S_ISREG(st.st_mode)) {
+        refuse_leaf("read", path, FsError::NotRegular);
+        return R::bad(FsError::NotRegular);
+    }
+    std::string out;
+    if (!read_all(fd.get(), out, file_bytes_max)) return R::bad(errno == 0 ? FsError::NoSpace : fs_error_from_errno(errno));
+    return R::good(std::move(out));
 }
 
 FsResult<FsDone> RealFiles::write(std::string_view path, std::string_view bytes) {
@@ -132,77 +345,130 @@ FsResult<FsDone> RealFiles::write(std::string_view path, std::string_view bytes)
     if (!valid_path(path)) return done("write", path, R::bad(FsError::BadPath));
     if (crash_ != nullptr) crash_->event();
     const bool fault = shim_fires();
-    const std::string p = full(path);
-    const int fd = ::open(p.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-    if (fd < 0) return done("write", path, R::bad(fs_error_from_errno(errno)));
-    const std::string_view first = bytes.substr(0, bytes.size() / 2);
-    bool ok = write_all(fd, first);
-    if (ok && crash_ != nullptr) crash_->event();  // half the bytes are on the disk: a torn write
-    if (ok && fault) {
-        ::close(fd);
-        return done("write", path, R::bad(FsError::NoSpace));  // ENOSPC after a prefix, as a full disk does
+    Parent parent = open_parent("write", path);
+    if (!parent.ok()) return done("write", path, R::bad(parent.error));
+    const Leaf before = leaf_at(parent.fd.get(), parent.leaf);
+    if (before.exists && S_ISDIR(before.mode)) return done("write", path, R::bad(FsError::IsAFolder));
+    if (before.exists) {
+        if (const auto e = special(before.mode)) {
+            refuse_leaf("write", path, *e);
+            return done("write", path, R::bad(*e));
+        }
     }
-    ok = ok && write_all(fd, bytes.substr(first.size()));
+    // No O_TRUNC at open: the file is truncated only once it is known to be a regular file.
+    Fd fd(::openat(parent.fd.get(), parent.leaf.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0644));
+    if (fd.get() < 0) {
+        const FsError e = fs_error_from_errno(errno);
+        refuse_leaf("write", path, e);
+        return done("write", path, R::bad(e));
+    }
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0) return done("write", path, R::bad(fs_error_from_errno(errno)));
+    if (!S_ISREG(st.st_mode)) {
+        refuse_leaf("write", path, FsError::NotRegular);
+        return done("write", path, R::bad(FsError::NotRegular));
+    }
+    if (::ftruncate(fd.get(), 0) != 0) return done("write", path, R::bad(fs_error_from_errno(errno)));
+    const std::string_view first = bytes.substr(0, bytes.size() / 2);
+    bool ok = write_all(fd.get(), first);
+    if (ok && crash_ != nullptr) crash_->event();  // half the bytes are on the disk: a torn write
+    if (ok && fault) return done("write", path, R::bad(FsError::NoSpace));  // ENOSPC after a prefix, as a full disk does
+    ok = ok && write_all(fd.get(), bytes.substr(first.size()));
     int e = errno;
-    ok = ok && ::fsync(fd) == 0;
+    ok = ok && ::fsync(fd.get()) == 0;
     if (!ok) e = errno;
-    ::close(fd);
+    if (fd.close_checked() != 0 && ok) {
+        e = errno;
+        ok = false;
+    }
     if (!ok) return done("write", path, R::bad(fs_error_from_errno(e)));
-    if (!fsync_path(parent_path(p))) return done("write", path, R::bad(fs_error_from_errno(errno)));
+    if (::fsync(parent.fd.get()) != 0) return done("write", path, R::bad(fs_error_from_errno(errno)));
     return done("write", path, R::good({}));
 }
 
 FsResult<FsDone> RealFiles::make_folder(std::string_view path) {
     using R = FsResult<FsDone>;
-    if (!valid_path(path) || path.empty()) return done("make_folder", path, R::bad(FsError::BadPath));
+    if (!valid_path(path)) return done("make_folder", path, R::bad(FsError::BadPath));
     if (crash_ != nullptr) crash_->event();
     if (shim_fires()) return done("make_folder", path, R::bad(FsError::NoSpace));
-    const std::string p = full(path);
-    if (::mkdir(p.c_str(), 0755) != 0) return done("make_folder", path, R::bad(fs_error_from_errno(errno)));
-    ::chmod(p.c_str(), 0755);  // whatever the umask
-    if (!fsync_path(parent_path(p))) return done("make_folder", path, R::bad(fs_error_from_errno(errno)));
+    Parent parent = open_parent("make_folder", path);
+    if (!parent.ok()) return done("make_folder", path, R::bad(parent.error));
+    if (::mkdirat(parent.fd.get(), parent.leaf.c_str(), 0755) != 0) return done("make_folder", path, R::bad(fs_error_from_errno(errno)));
+    // 0755 whatever the umask, on the folder just made (opened without following anything).
+    Fd made(::openat(parent.fd.get(), parent.leaf.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (made.get() < 0 || ::fchmod(made.get(), 0755) != 0) return done("make_folder", path, R::bad(fs_error_from_errno(errno)));
+    if (::fsync(parent.fd.get()) != 0) return done("make_folder", path, R::bad(fs_error_from_errno(errno)));
     return done("make_folder", path, R::good({}));
 }
 
 FsResult<FsDone> RealFiles::move(std::string_view from, std::string_view to) {
     using R = FsResult<FsDone>;
-    if (!valid_path(from) || !valid_path(to) || from.empty() || to.empty()) return done("move", from, R::bad(FsError::BadPath));
+    if (!valid_path(from) || !valid_path(to)) return done("move", from, R::bad(FsError::BadPath));
     if (crash_ != nullptr) crash_->event();
     if (shim_fires()) return done("move", from, R::bad(FsError::NoSpace));
-    const std::string a = full(from);
-    const std::string b = full(to);
-    struct stat st {};
-    if (::lstat(b.c_str(), &st) == 0) return done("move", from, R::bad(FsError::AlreadyExists));
-    if (::rename(a.c_str(), b.c_str()) != 0) return done("move", from, R::bad(fs_error_from_errno(errno)));
-    bool ok = fsync_path(parent_path(b));
-    if (parent_path(a) != parent_path(b)) ok = ok && fsync_path(parent_path(a));
+    Parent a = open_parent("move", from);
+    if (!a.ok()) return done("move", from, R::bad(a.error));
+    Parent b = open_parent("move to", to);
+    if (!b.ok()) return done("move", from, R::bad(b.error));
+    const Leaf source = leaf_at(a.fd.get(), a.leaf);
+    if (!source.exists) return done("move", from, R::bad(source.error == 0 ? FsError::NotFound : fs_error_from_errno(source.error)));
+    if (const auto e = special(source.mode)) {
+        refuse_leaf("move", from, *e);
+        return done("move", from, R::bad(*e));
+    }
+    // Never replaces: RENAME_NOREPLACE answers EEXIST when `to` exists, whatever it is.
+    if (::renameat2(a.fd.get(), a.leaf.c_str(), b.fd.get(), b.leaf.c_str(), RENAME_NOREPLACE) != 0) {
+        if (errno != EINVAL) return done("move", from, R::bad(errno == EEXIST ? FsError::AlreadyExists : fs_error_from_errno(errno)));
+        // A file system without RENAME_NOREPLACE: check, then rename (the window is this process's only).
+        if (leaf_at(b.fd.get(), b.leaf).exists) return done("move", from, R::bad(FsError::AlreadyExists));
+        if (::renameat(a.fd.get(), a.leaf.c_str(), b.fd.get(), b.leaf.c_str()) != 0) return done("move", from, R::bad(fs_error_from_errno(errno)));
+    }
+    bool ok = ::fsync(b.fd.get()) == 0;
+    if (!same_folder(a.fd.get(), b.fd.get())) ok = ok && ::fsync(a.fd.get()) == 0;
     if (!ok) return done("move", from, R::bad(fs_error_from_errno(errno)));
     return done("move", from, R::good({}));
 }
 
 FsResult<FsDone> RealFiles::remove(std::string_view path) {
     using R = FsResult<FsDone>;
-    if (!valid_path(path) || path.empty()) return done("remove", path, R::bad(FsError::BadPath));
+    if (!valid_path(path)) return done("remove", path, R::bad(FsError::BadPath));
     if (crash_ != nullptr) crash_->event();
     if (shim_fires()) return done("remove", path, R::bad(FsError::PermissionDenied));
-    const std::string p = full(path);
-    struct stat st {};
-    if (::lstat(p.c_str(), &st) != 0) return done("remove", path, R::bad(fs_error_from_errno(errno)));
-    const int rc = S_ISDIR(st.st_mode) ? ::rmdir(p.c_str()) : ::unlink(p.c_str());
+    Parent parent = open_parent("remove", path);
+    if (!parent.ok()) return done("remove", path, R::bad(parent.error));
+    const Leaf leaf = leaf_at(parent.fd.get(), parent.leaf);
+    if (!leaf.exists) return done("remove", path, R::bad(leaf.error == 0 ? FsError::NotFound : fs_error_from_errno(leaf.error)));
+    if (const auto e = special(leaf.mode)) {
+        refuse_leaf("remove", path, *e);
+        return done("remove", path, R::bad(*e));
+    }
+    const int rc = ::unlinkat(parent.fd.get(), parent.leaf.c_str(), S_ISDIR(leaf.mode) ? AT_REMOVEDIR : 0);
     if (rc != 0) return done("remove", path, R::bad(fs_error_from_errno(errno == EEXIST ? ENOTEMPTY : errno)));
-    if (!fsync_path(parent_path(p))) return done("remove", path, R::bad(fs_error_from_errno(errno)));
+    if (::fsync(parent.fd.get()) != 0) return done("remove", path, R::bad(fs_error_from_errno(errno)));
     return done("remove", path, R::good({}));
 }
 
 FsResult<std::vector<std::string>> RealFiles::list(std::string_view path) {
     using R = FsResult<std::vector<std::string>>;
-    if (!valid_path(path)) return R::bad(FsError::BadPath);
-    DIR* d = ::opendir(full(path).c_str());
-    if (d == nullptr) return R::bad(fs_error_from_errno(errno));
+    Parent parent = open_parent("list", path);
+    if (!parent.ok()) return R::bad(parent.error);
+    const int fd = ::openat(parent.fd.get(), parent.leaf.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+        const Leaf leaf = leaf_at(parent.fd.get(), parent.leaf);
+        const FsError e = leaf.exists && S_ISLNK(leaf.mode) ? FsError::CrossesLink : fs_error_from_errno(errno);
+        refuse_leaf("list", path, e);
+        return R::bad(e);
+    }
+    DIR* d = ::fdopendir(fd);
+    if (d == nullptr) {
+        ::close(fd);
+        return R::bad(fs_error_from_errno(errno));
+    }
     std::vector<std::string> names;
     while (const dirent* e = ::readdir(d)) {
         const std::string name = e->d_name;
         if (name != "." && name != "..") names.push_back(name);
+        if (names.size() > snapshot_entries_max) break;
     }
     ::closedir(d);
     std::sort(names.begin(), names.end());
@@ -211,9 +477,16 @@ FsResult<std::vector<std::string>> RealFiles::list(std::string_view path) {
 
 FsResult<FsStat> RealFiles::stat(std::string_view path) {
     using R = FsResult<FsStat>;
-    if (!valid_path(path)) return R::bad(FsError::BadPath);
+    Parent parent = open_parent("stat", path);
+    if (!parent.ok()) return R::bad(parent.error);
+    const Leaf leaf = leaf_at(parent.fd.get(), parent.leaf);
+    if (!leaf.exists) return R::bad(leaf.error == 0 ? FsError::NotFound : fs_error_from_errno(leaf.error));
+    if (const auto e = special(leaf.mode)) {
+        refuse_leaf("stat", path, *e);
+        return R::bad(*e);
+    }
     struct stat st {};
-    if (::lstat(full(path).c_str(), &st) != 0) return R::bad(fs_error_from_errno(errno));
+    if (::fstatat(parent.fd.get(), parent.leaf.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) return R::bad(fs_error_from_errno(errno));
     FsStat out;
     out.is_folder = S_ISDIR(st.st_mode);
     out.size = out.is_folder ? 0 : static_cast<std::uint64_t>(st.st_size);
@@ -222,14 +495,50 @@ FsResult<FsStat> RealFiles::stat(std::string_view path) {
 
 FileJournal::FileJournal(std::string path, CrashPlan* crash, FaultShim* shim)
     : path_(std::move(path)), crash_(crash), shim_(shim) {
+    const std::string folder = parent_path(path_);
+    const std::string name = path_.substr(path_.rfind('/') == std::string::npos ? 0 : path_.rfind('/') + 1);
+    std::string error;
+    const int dir = path_.find('/') == std::string::npos ? ::open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : open_folder(folder, error);
+    if (dir < 0) {
+        error_ = error.empty() ? path_ + ": cannot open its folder" : error;
+        return;
+    }
+    open_at(dir, name, false);
+    ::close(dir);
+}
+
+FileJournal::FileJournal(int dir_fd, const std::string& name, bool must_exist, CrashPlan* crash, FaultShim* shim)
+    : path_(name), crash_(crash), shim_(shim) {
+    open_at(dir_fd, name, must_exist);
+}
+
+void FileJournal::open_at(int dir_fd, const std::string& name, bool must_exist) {
+    const Leaf before = leaf_at(dir_fd, name);
+    if (before.exists && !S_ISREG(before.mode)) {
+        error_ = path_ + (S_ISLNK(before.mode) ? ": is a symbolic link" : ": is not a regular file");
+        return;
+    }
+    if (!before.exists && must_exist) {
+        error_ = path_ + ": no such file";
+        return;
+    }
+    const int flags = O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | (must_exist ? 0 : O_CREAT);
+    fd_ = ::openat(dir_fd, name.c_str(), flags, 0644);
     struct stat st {};
-    const bool existed = ::stat(path_.c_str(), &st) == 0;
-    fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-    if (fd_ >= 0 && !existed) {
-        if (::fsync(fd_) != 0 || !fsync_path(parent_path(path_))) {
-            ::close(fd_);
-            fd_ = -1;
-        }
+    if (fd_ >= 0 && (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode))) {
+        ::close(fd_);
+        fd_ = -1;
+        error_ = path_ + ": is not a regular file";
+        return;
+    }
+    if (fd_ < 0) {
+        error_ = path_ + ": cannot open it: " + std::strerror(errno);
+        return;
+    }
+    if (!before.exists && (::fsync(fd_) != 0 || ::fsync(dir_fd) != 0)) {
+        error_ = path_ + ": cannot make it durable: " + std::strerror(errno);
+        ::close(fd_);
+        fd_ = -1;
     }
 }
 
@@ -255,19 +564,42 @@ bool FileJournal::append(const std::string& line) {
     return ok;
 }
 
-std::optional<std::vector<std::string>> read_journal_lines(const std::string& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        if (errno == ENOENT) return std::vector<std::string>{};
+std::optional<std::vector<std::string>> read_journal_lines(const std::string& path, std::string* error) {
+    const std::size_t slash = path.rfind('/');
+    std::string err;
+    const int dir = slash == std::string::npos ? ::open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                                               : open_folder(slash == 0 ? std::string("/") : path.substr(0, slash), err);
+    if (dir < 0) {
+        if (error != nullptr) *error = err.empty() ? path + ": cannot open its folder" : err;
         return std::nullopt;
     }
+    auto lines = read_journal_lines_at(dir, slash == std::string::npos ? path : path.substr(slash + 1), error);
+    ::close(dir);
+    return lines;
+}
+
+std::optional<std::vector<std::string>> read_journal_lines_at(int dir_fd, const std::string& name, std::string* error) {
+    const auto fail = [&](std::string why) -> std::optional<std::vector<std::string>> {
+        if (error != nullptr) *error = name + ": " + std::move(why);
+        return std::nullopt;
+    };
+    Fd fd(::openat(dir_fd, name.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY));
+    if (fd.get() < 0) {
+        if (errno == ENOENT) return std::vector<std::string>{};
+        if (errno == ELOOP) return fail("is a symbolic link");
+        return fail(std::string("cannot open it: ") + std::strerror(errno));
+    }
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0) return fail(std::string("cannot read it: ") + std::strerror(errno));
+    if (!S_ISREG(st.st_mode)) return fail("is not a regular file");
     std::string text;
-    const bool ok = read_all(fd, text, std::size_t{1} << 26);
-    ::close(fd);
-    if (!ok) return std::nullopt;
+    if (!read_all(fd.get(), text, journal_bytes_max)) {
+        return fail(errno == 0 ? "larger than " + std::to_string(journal_bytes_max) + " bytes" : std::string("cannot read it: ") + std::strerror(errno));
+    }
     std::vector<std::string> lines;
     std::size_t start = 0;
-    for (std::size_t nl = text.find('\n'); nl != std::string::npos && lines.size() < journal_lines_max; nl = text.find('\n', start)) {
+    for (std::size_t nl = text.find('\n'); nl != std::string::npos; nl = text.find('\n', start)) {
+        if (lines.size() >= journal_lines_max) return fail("more than " + std::to_string(journal_lines_max) + " lines");
         lines.push_back(text.substr(start, nl - start));
         start = nl + 1;
     }

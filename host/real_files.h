@@ -1,8 +1,16 @@
 // The files port over a real folder, and a journal that appends to a real file (DESIGN "host/",
-// SPEC R-7). POSIX where durability needs it: every mutation is followed by fsync of the file it
+// SPEC ). POSIX where durability needs it: every mutation is followed by fsync of the file it
 // wrote and of the folder(s) whose entries changed; every journal line is written with one
 // write(2), then fsync'd (and the journal's folder, when the file was created), before the caller
-// acts. Paths are the port's relative ones, joined under the root.
+// acts.
+//
+// Nothing outside the root: the root is opened once (a folder, not a symbolic link) and every
+// operation is relative to that descriptor. A path's folders are opened with openat2(RESOLVE_BENEATH |
+// RESOLVE_NO_SYMLINKS) where the kernel has it, else one component at a time with O_NOFOLLOW; the
+// last component is acted on with the *at() calls that never follow it (O_NOFOLLOW,
+// AT_SYMLINK_NOFOLLOW, renameat2 RENAME_NOREPLACE). A symbolic link anywhere on a path is the error
+// CrossesLink of that operation ("path crosses a symbolic link: out/" in refusals()), never followed;
+// a device, FIFO or socket is NotRegular, never opened for writing.
 //
 // Two test hooks, both off by default and deterministic:
 //   CrashPlan  counts *events* (a journal append, a file mutation; a write's bytes count as two:
@@ -51,7 +59,19 @@ struct OtherFile {
 
 class RealFiles final : public Files {
 public:
+    // Opens `root` (the last component must be a folder, not a link). When it cannot, ok() is
+    // false, error() says why, and every operation fails with BadPath before touching anything.
     RealFiles(std::string root, CrashPlan* crash = nullptr, FaultShim* shim = nullptr);
+    // Over a folder descriptor the caller opened (owned from now on); `name` is for messages.
+    RealFiles(int root_fd, std::string name, CrashPlan* crash = nullptr, FaultShim* shim = nullptr);
+    ~RealFiles() override;
+    RealFiles(const RealFiles&) = delete;
+    RealFiles& operator=(const RealFiles&) = delete;
+    bool ok() const { return root_fd_ >= 0; }
+    const std::string& error() const { return root_error_; }
+    // Every operation refused because its path crossed a link or named a special file:
+    // "write out/a.txt: path crosses a symbolic link: out/".
+    const std::vector<std::string>& refusals() const { return refusals_; }
     FsResult<std::string> read(std::string_view path) override;
     FsResult<FsDone> write(std::string_view path, std::string_view bytes) override;
     FsResult<FsDone> make_folder(std::string_view path) override;
@@ -65,10 +85,16 @@ public:
     const std::vector<OtherFile>& others_done() const { return others_done_; }
 
 private:
-    std::string full(std::string_view path) const;
+    struct Parent;
+    Parent open_parent(std::string_view what, std::string_view path);
     bool shim_fires();
     FsResult<FsDone> done(std::string what, std::string_view path, FsResult<FsDone> r);
+    void refuse_leaf(std::string_view what, std::string_view path, FsError e);
     std::string root_;
+    int root_fd_ = -1;
+    std::string root_error_;
+    bool openat2_missing_ = false;  // the kernel answered ENOSYS once: walk components from then on
+    std::vector<std::string> refusals_;
     CrashPlan* crash_;
     FaultShim* shim_;
     void others_after(std::size_t op);
@@ -77,27 +103,45 @@ private:
     std::vector<OtherFile> others_done_;
 };
 
-// Appends each line + '\n' to `path` with one write(2), then fsync. Opens with O_APPEND|O_CREAT.
+// Appends each line + '\n' to `path` with one write(2), then fsync. Opens with O_APPEND|O_CREAT|
+// O_NOFOLLOW: a link, a folder, a FIFO or a device at `path` is refused (ok() false, error() why).
 // A failed append is cut back (ftruncate to the length before it), so a torn line never joins the
 // next one. `shim`: its n-th append fails with ENOSPC after half the line is written.
 class FileJournal final : public JournalSink {
 public:
     explicit FileJournal(std::string path, CrashPlan* crash = nullptr, FaultShim* shim = nullptr);
+    // The journal `name` in the folder `dir_fd` (not owned); must_exist: never created.
+    FileJournal(int dir_fd, const std::string& name, bool must_exist, CrashPlan* crash = nullptr, FaultShim* shim = nullptr);
+    bool ok() const { return fd_ >= 0; }
+    const std::string& error() const { return error_; }
     ~FileJournal() override;
     FileJournal(const FileJournal&) = delete;
     FileJournal& operator=(const FileJournal&) = delete;
     bool append(const std::string& line) override;
 
 private:
+    void open_at(int dir_fd, const std::string& name, bool must_exist);
     std::string path_;
     CrashPlan* crash_;
     FaultShim* shim_;
     int fd_ = -1;
+    std::string error_;
 };
 
 // The complete lines of a journal file (a torn last line — no '\n' — is ignored: its effect never
-// started, since a line is durable before its effect). nullopt: the file cannot be read.
-std::optional<std::vector<std::string>> read_journal_lines(const std::string& path);
+// started, since a line is durable before its effect). A missing file has no lines. nullopt and
+// `error` set: the file cannot be read, is not a regular file (a link, a FIFO: never followed or
+// waited on), holds more than journal_lines_max lines or journal_bytes_max bytes.
+std::optional<std::vector<std::string>> read_journal_lines(const std::string& path, std::string* error = nullptr);
+// The same for the journal `name` in the folder `dir_fd`.
+std::optional<std::vector<std::string>> read_journal_lines_at(int dir_fd, const std::string& name, std::string* error = nullptr);
+inline constexpr std::size_t journal_bytes_max = std::size_t{1} << 26;
+
+// Opens the folder `path` for the *at() calls: O_DIRECTORY | O_NOFOLLOW (its last component must
+// not be a link). -1 and `error` ("PATH: is a symbolic link", "PATH: no such folder") otherwise.
+int open_folder(const std::string& path, std::string& error);
+// The same, for the entry `name` of the folder `dir_fd`.
+int open_folder_at(int dir_fd, const std::string& name, const std::string& shown, std::string& error);
 
 // errno -> the port's error.
 FsError fs_error_from_errno(int e);

@@ -16,6 +16,8 @@ std::string_view to_string(FsError e) {
         case FsError::PermissionDenied: return "permission_denied";
         case FsError::PartialWrite: return "partial_write";
         case FsError::BadPath: return "bad_path";
+        case FsError::CrossesLink: return "crosses_a_symbolic_link";
+        case FsError::NotRegular: return "not_a_regular_file";
     }
     return "?";
 }

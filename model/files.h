@@ -25,6 +25,8 @@ enum class FsError : std::uint8_t {
     PermissionDenied,  // the operation is not allowed
     PartialWrite,      // write() stored only a prefix of the bytes before failing
     BadPath,           // empty segment, ".", "..", a leading '/'
+    CrossesLink,       // a component of the path is a symbolic link: never followed
+    NotRegular,        // the path names a device, a FIFO or a socket, not a file or a folder
 };
 std::string_view to_string(FsError e);
 

@@ -214,18 +214,17 @@ std::vector<TaskReport> UndoTool::recover(const std::vector<JournalEntry>& journ
     for (const std::string& id : order) {
         bool done = false;
         bool undo_begun = false;
-        std::vector<JournalEntry> pending;       // intents without an undo line
-        std::vector<JournalEntry> failed_undos;  // intents whose undo the journal records as failed
+        std::vector<JournalEntry> pending;  // intents without an undo line, or whose last undo line is undo_failed
         for (const JournalEntry* e : by_task[id]) {
             done = done || e->status == JournalStatus::Done;
             const bool undo_line = e->status == JournalStatus::Undone || e->status == JournalStatus::UndoFailed ||
                                    e->status == JournalStatus::NotUndoable;
             undo_begun = undo_begun || undo_line || e->status == JournalStatus::Failed;
             if (e->status == JournalStatus::Intent && e->before) pending.push_back(*e);
-            if (undo_line) {
-                for (const JournalEntry& p : pending) {
-                    if (p.step == e->step && e->status == JournalStatus::UndoFailed) failed_undos.push_back(p);
-                }
+            // An undo that failed is tried again by every later recovery, in its place among the
+            // others (last step first, so what depends on it waits for it), and reported failed
+            // again until it succeeds: a failure is never forgotten because it was journaled.
+            if (e->status == JournalStatus::Undone || e->status == JournalStatus::NotUndoable) {
                 std::erase_if(pending, [&](const JournalEntry& p) { return p.step == e->step; });
             }
         }
@@ -234,7 +233,7 @@ std::vector<TaskReport> UndoTool::recover(const std::vector<JournalEntry>& journ
         report.task_id = id;
         report_done_steps(pending, report);
         finished_.erase(id);
-        rollback(std::move(pending), report, failed_undos);
+        rollback(std::move(pending), report);
         report.ok = report.undo_failed() == 0;
         if (!report.ok) report.error = "some undos failed";
         out.push_back(std::move(report));
@@ -273,14 +272,9 @@ bool overlaps(const std::vector<std::string>& a, const std::vector<std::string>&
 
 // Undoes the applied steps in the policy's order. After an undo fails, an undo that touches what
 // the failed one should have restored is not attempted (its state is not what it journaled) and is
-// reported failed as well: never "restored" on top of a state nobody knows. `failed_before`:
-// intents whose undo already failed (recovery: the journal's undo_failed lines) count the same way.
-void UndoTool::rollback(std::vector<JournalEntry> intents, TaskReport& report, const std::vector<JournalEntry>& failed_before) {
+// reported failed as well: never "restored" on top of a state nobody knows.
+void UndoTool::rollback(std::vector<JournalEntry> intents, TaskReport& report) {
     std::vector<std::string> failed_keys;
-    for (const JournalEntry& f : failed_before) {
-        const std::vector<std::string> keys = undo_keys(f);
-        failed_keys.insert(failed_keys.end(), keys.begin(), keys.end());
-    }
     const std::vector<std::size_t> order = policy_->undo_order(intents.size());
     rollback_had_failure_ = false;
     for (const std::size_t index : order) {

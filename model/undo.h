@@ -95,8 +95,10 @@ public:
     TaskReport undo(const std::string& task_id);
     // Recovery after a crash, from the journal alone: every task whose journal does not end
     // in `done` (or whose undo had begun) has its steps that hold an intent and no undo line undone,
-    // last step first, each journaled. An undo touching what an undo the journal records as failed
-    // should have restored is not attempted and is reported failed, as in a rollback.
+    // last step first, each journaled. An undo the journal records as failed is tried again, in its
+    // place (so an undo touching what it should have restored waits for it, and is reported failed
+    // when it fails again, as in a rollback): a failed undo is reported by every recovery until it
+    // succeeds.
     // Idempotent: a crash during recovery, then recovery again,
     // ends in the same state (every undo reads the current state first). One report per task undone.
     std::vector<TaskReport> recover(const std::vector<JournalEntry>& journal);
@@ -113,7 +115,7 @@ private:
     Outcome undo_one(const JournalEntry& intent);
     Outcome remove_created(const std::vector<std::string>& created_top_down);
     Outcome write_value(WindowId w, ElementId e, ValueWriter writer, const std::optional<std::string>& value);
-    void rollback(std::vector<JournalEntry> intents, TaskReport& report, const std::vector<JournalEntry>& failed_before = {});
+    void rollback(std::vector<JournalEntry> intents, TaskReport& report);
     bool journal(const JournalEntry& entry);
 
     UndoPorts ports_;

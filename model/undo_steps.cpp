@@ -29,6 +29,17 @@ std::optional<FsError> missing_folders(Files& files, const std::vector<std::stri
     return std::nullopt;
 }
 
+// The first path of a file step's before-state that is not a port path, if any.
+std::optional<std::string> invalid_path_of(const JournalEntry& intent) {
+    const Before& b = *intent.before;
+    if (!valid_path(b.path)) return b.path;
+    if (intent.op == StepOp::FileMove && !valid_path(b.to)) return b.to;
+    for (const std::string& folder : b.created_folders) {
+        if (!valid_path(folder)) return folder;
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 UndoTool::Outcome UndoTool::capture(const TaskStep& step, Before& before) {
@@ -160,6 +171,9 @@ UndoTool::Outcome UndoTool::undo_one(const JournalEntry& intent) {
         return {};
     }
     if (intent.op == StepOp::UiType) return write_value(b.window, b.element, b.writer, policy_->value_to_restore(b.value));
+    // A journal naming a path outside the port's paths ("..", "/etc", "") names nothing this undo
+    // may touch: a failure, never "undone".
+    if (const auto bad = invalid_path_of(intent)) return {false, "the journal names an invalid path: \"" + *bad + "\""};
     Files& f = *ports_.files;
     if (intent.op == StepOp::FileWrite) {
         if (b.existed) {

@@ -236,10 +236,35 @@ std::string check_journal(const R0Run& run) {
         }
         ++i;
     }
-    for (std::uint32_t want = intents; want >= 1; --want, ++i) {
-        if (i == lines.size() || !is_undo(lines[i].status)) return "no undo line for step " + std::to_string(want);
+    // The undo lines: one pass, last step first, over every step that acted. A crashed run's
+    // recovery may begin a new pass, which starts again from the highest step not yet undone —
+    // one with no undo line, or whose last one is undo_failed (a recovery tries it again) — and
+    // also goes last step first. A step already undone never gets another line.
+    enum class Undo { None, Failed, Done };
+    std::vector<Undo> state(intents + 1, Undo::None);
+    const auto pending_below = [&](std::uint32_t below) -> std::uint32_t {
+        for (std::uint32_t s = std::min(below, intents + 1); s-- > 1;) {
+            if (state[s] != Undo::Done) return s;
+        }
+        return 0;
+    };
+    std::uint32_t previous = intents + 1;
+    std::uint32_t passes = 0;
+    for (; i < lines.size() && is_undo(lines[i].status); ++i) {
+        std::uint32_t want = pending_below(previous);
+        if (lines[i].step != want && run.crashed && passes > 0 && lines[i].step == pending_below(intents + 1)) {
+            want = lines[i].step;  // a recovery's new pass
+            ++passes;
+        }
+        if (passes == 0) passes = 1;
+        if (want == 0) return "undo line for step " + std::to_string(lines[i].step) + " after every step was undone";
         if (lines[i].step != want) return "undo line for step " + std::to_string(lines[i].step) + " where step " + std::to_string(want) + " was due (last step first)";
-        const bool failed_line = lines[i].status == "undo_failed";
+        state[want] = lines[i].status == "undo_failed" ? Undo::Failed : Undo::Done;
+        previous = want;
+    }
+    for (std::uint32_t want = intents; want >= 1; --want) {
+        if (state[want] == Undo::None) return "no undo line for step " + std::to_string(want);
+        const bool failed_line = state[want] == Undo::Failed;
         const bool claimed = std::count(run.report.undo_failed_steps.begin(), run.report.undo_failed_steps.end(), want) != 0;
         if (failed_line != claimed) return "step " + std::to_string(want) + ": journal and report disagree on whether its undo failed";
     }
@@ -332,6 +357,9 @@ ApplyReport claims_of_journal(const R0Run& run) {
     ApplyReport r;
     r.task_id = run.report.task_id;
     if (!run.journal) return r;
+    // A step's undo is claimed by its last undo line: a recovery tries an undo_failed step again
+    // and journals what the new attempt did (undone, or undo_failed once more).
+    std::vector<std::pair<std::uint32_t, std::string>> last_undo;  // in the order of each step's last undo line
     for (const std::string& text : *run.journal) {
         const Json j = Json::parse(text, nullptr, false);
         if (j.is_discarded() || !j.is_object() || !j.contains("task") || j["task"] != run.report.task_id) continue;
@@ -339,13 +367,19 @@ ApplyReport claims_of_journal(const R0Run& run) {
         const auto step = j["step"].get<std::uint32_t>();
         const std::string status = j["status"].get<std::string>();
         if (status == "intent") ++r.executed;
+        if (status == "undone" || status == "undo_failed" || status == "not_undoable") {
+            std::erase_if(last_undo, [step](const auto& u) { return u.first == step; });
+            last_undo.emplace_back(step, status);
+        }
+        if (status == "refused") r.refused = true;
+    }
+    for (const auto& [step, status] : last_undo) {
         if (status == "undone") {
             ++r.rolled_back;
             r.restored_steps.push_back(step);
         }
         if (status == "undo_failed") r.undo_failed_steps.push_back(step);
         if (status == "not_undoable") r.not_undoable_steps.push_back(step);
-        if (status == "refused") r.refused = true;
     }
     return r;
 }

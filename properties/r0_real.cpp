@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include <cassert>
+#include <cerrno>
+#include <cstring>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -54,8 +56,10 @@ public:
     std::string apply(const Workspace& ws, const sim::R0Fixture& f, std::optional<std::uint32_t> fail_at, bool allow,
                       ApplyReport& out) override {
         files_ = std::make_unique<host::RealFiles>(ws.root(), nullptr, shim_);
+        if (!files_->ok()) return files_->error();
         if (others_) files_->set_others(others_of(f));
         journal_ = std::make_unique<host::FileJournal>(ws.journal(), nullptr, journal_shim_);
+        if (!journal_->ok()) return journal_->error();
         tool_ = std::make_unique<UndoTool>(UndoPorts{files_.get(), nullptr, journal_.get()});
         task_ = task_id_of(f);
         out = apply_report_of(tool_->run(Task{task_, f.steps, allow}, failing_at(fail_at)));
@@ -390,22 +394,64 @@ std::optional<Workspace> make_workspace(const sim::R0Fixture& f, std::string& er
     return ws;
 }
 
+namespace {
+
+// "task T step S file.write out/a.txt: undo failed: <why>" for every failed undo of a recovery.
+std::string failed_undos(const std::vector<TaskReport>& reports, const std::vector<JournalEntry>& entries) {
+    std::string out;
+    std::size_t listed = 0;
+    for (const TaskReport& r : reports) {
+        for (const UndoStepReport& s : r.steps) {
+            if (s.undo != UndoState::Failed) continue;
+            if (++listed > 8) continue;
+            std::string path;
+            for (const JournalEntry& e : entries) {
+                if (e.task == r.task_id && e.step == s.step && e.before) path = e.before->path;
+            }
+            out += (out.empty() ? "" : "; ") + std::string("task ") + r.task_id + " step " + std::to_string(s.step) + " " +
+                   std::string(to_string(s.op)) + " " + path + ": undo failed: " + s.undo_error;
+        }
+    }
+    if (listed > 8) out += "; and " + std::to_string(listed - 8) + " more";
+    return out;
+}
+
+}  // namespace
+
 RecoverOutcome recover_workspace(const std::string& dir, host::CrashPlan* crash) {
-    const Workspace ws{dir};
-    const auto lines = host::read_journal_lines(ws.journal());
-    if (!lines) return {2, ws.journal() + ": cannot read it"};
+    // The workspace must be what it claims before anything changes: DIR a folder (not a
+    // link), DIR/files a folder, DIR/journal.jsonl a regular file; nothing is created.
+    std::string error;
+    const int dir_fd = host::open_folder(dir, error);
+    if (dir_fd < 0) return {2, error + " (not a workspace)", {}};
+    struct DirCloser {
+        int fd;
+        ~DirCloser() { ::close(fd); }
+    } closer{dir_fd};
+    const std::string shown_journal = dir + "/journal.jsonl";
+    struct stat st {};
+    if (::fstatat(dir_fd, "journal.jsonl", &st, AT_SYMLINK_NOFOLLOW) != 0) {
+        return {2, dir + ": not a workspace: " + shown_journal + ": " + (errno == ENOENT ? "no such file" : std::strerror(errno)), {}};
+    }
+    if (!S_ISREG(st.st_mode)) {
+        return {2, dir + ": not a workspace: " + shown_journal + (S_ISLNK(st.st_mode) ? ": is a symbolic link" : ": is not a regular file"), {}};
+    }
+    const int files_fd = host::open_folder_at(dir_fd, "files", dir + "/files", error);
+    if (files_fd < 0) return {2, dir + ": not a workspace: " + error, {}};
+    host::RealFiles files(files_fd, dir + "/files", crash);
+    const auto lines = host::read_journal_lines_at(dir_fd, "journal.jsonl", &error);
+    if (!lines) return {2, dir + "/" + error, {}};
     const host::EntriesOrError parsed = host::parse_journal(*lines);
-    if (!parsed.error.empty()) return {2, ws.journal() + ": " + parsed.error};
-    host::RealFiles files(ws.root(), crash);
-    host::FileJournal journal(ws.journal(), crash);
+    if (!parsed.error.empty()) return {2, shown_journal + ": " + parsed.error, {}};
+    host::FileJournal journal(dir_fd, "journal.jsonl", true, crash);
+    if (!journal.ok()) return {2, dir + "/" + journal.error(), {}};
     UndoTool tool(UndoPorts{&files, nullptr, &journal});
     const std::vector<TaskReport> reports = tool.recover(parsed.entries);
     std::size_t restored = 0;
-    for (const TaskReport& r : reports) {
-        restored += r.restored();
-        if (r.undo_failed() > 0) return {1, "task " + r.task_id + ": " + r.error};
-    }
-    return {0, std::to_string(reports.size()) + " task(s) recovered, " + std::to_string(restored) + " step(s) undone"};
+    for (const TaskReport& r : reports) restored += r.restored();
+    const std::string failed = failed_undos(reports, parsed.entries);
+    if (!failed.empty()) return {1, failed, files.refusals()};
+    return {0, std::to_string(reports.size()) + " task(s) recovered, " + std::to_string(restored) + " step(s) undone", files.refusals()};
 }
 
 std::unique_ptr<RealTool> make_in_process_tool(host::FaultShim* shim, bool others, host::FaultShim* journal_shim) {

@@ -32,10 +32,14 @@ struct Workspace {
 std::optional<Workspace> make_workspace(const sim::R0Fixture& f, std::string& error);
 
 // Recovery from DIR/journal.jsonl alone (`deskcheck r0 recover DIR`): 0 recovered (every undo
-// restored), 1 an undo failed (reported), 2 the journal cannot be read. `crash` counts events.
+// restored), 1 an undo failed (reported: task, step, path and why, every time until it succeeds),
+// 2 DIR is not a workspace (a folder holding the folder files/ and the regular file journal.jsonl,
+// none of them a link: checked before anything changes, nothing created) or the journal cannot be
+// read (not a regular file, more than journal_lines_max lines, a bad line). `crash` counts events.
 struct RecoverOutcome {
     int code = 0;
     std::string message;
+    std::vector<std::string> refusals;  // operations refused: their path crossed a link
 };
 RecoverOutcome recover_workspace(const std::string& dir, host::CrashPlan* crash = nullptr);
 

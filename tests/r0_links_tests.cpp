@@ -1,0 +1,212 @@
+// Nothing outside the root (SPEC R-9): the real-folder port never follows a symbolic link nor
+// opens a special file, the root must be a folder, and links at every point of every corpus
+// fixture leave the tree behind the link untouched with every refusal reported. The negative
+// proof: a port that resolves paths through the kernel (the port before R-9) fails the bench.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <boost/test/unit_test.hpp>
+#include <dirent.h>
+#include <algorithm>
+#include <fstream>
+
+#include "host/real_files.h"
+#include "properties/r0_links.h"
+#include "properties/r0_real.h"
+#include "tests/r0_support.h"
+
+namespace {
+
+using namespace deskcheck;
+using namespace deskcheck::r0;
+
+std::vector<sim::R0Fixture> file_fixtures() {
+    std::vector<sim::R0Fixture> out;
+    for (auto& f : test::corpus_fixtures()) {
+        if (file_only(f)) out.push_back(std::move(f));
+    }
+    return out;
+}
+
+// A scratch folder: root/ (the port's root), outside/ (what a followed link would reach).
+struct Scratch {
+    std::string dir;
+    Scratch() {
+        std::string error;
+        dir = host::make_temp_folder("deskcheck-r9-test", error);
+        BOOST_REQUIRE_MESSAGE(!dir.empty(), error);
+        BOOST_REQUIRE(::mkdir((dir + "/root").c_str(), 0755) == 0);
+    }
+    ~Scratch() { host::remove_tree(dir); }
+    std::string root() const { return dir + "/root"; }
+    std::string outside() const { return dir + "/outside"; }
+};
+
+host::RealTree tree(const std::string& dir) {
+    std::string error;
+    const auto t = host::snapshot_tree(dir, error);
+    BOOST_REQUIRE_MESSAGE(t.has_value(), error);
+    return *t;
+}
+
+void outside_tree(const Scratch& s) {
+    std::string error;
+    ::mkdir(s.outside().c_str(), 0755);
+    BOOST_REQUIRE_MESSAGE(host::populate(s.outside(), {{"a.txt", {false, "outside a\n"}}, {"deep", {true, ""}}, {"deep/b.txt", {false, "outside b\n"}}}, error),
+                          error);
+}
+
+// The port before R-9: every path joined under the root and resolved by the kernel, links followed.
+class FollowingFiles final : public Files {
+public:
+    explicit FollowingFiles(std::string root) : root_(std::move(root)) {}
+    FsResult<std::string> read(std::string_view path) override {
+        std::ifstream in(full(path), std::ios::binary);
+        if (!in) return FsResult<std::string>::bad(FsError::NotFound);
+        return FsResult<std::string>::good(std::string(std::istreambuf_iterator<char>(in), {}));
+    }
+    FsResult<FsDone> write(std::string_view path, std::string_view bytes) override {
+        std::ofstream out(full(path), std::ios::binary | std::ios::trunc);
+        if (!out) return FsResult<FsDone>::bad(errno == EISDIR ? FsError::IsAFolder : FsError::NotFound);
+        out << bytes;
+        return FsResult<FsDone>::good({});
+    }
+    FsResult<FsDone> make_folder(std::string_view path) override { return result(::mkdir(full(path).c_str(), 0755)); }
+    FsResult<FsDone> move(std::string_view from, std::string_view to) override {
+        struct stat st {};
+        if (::stat(full(to).c_str(), &st) == 0) return FsResult<FsDone>::bad(FsError::AlreadyExists);
+        return result(::rename(full(from).c_str(), full(to).c_str()));
+    }
+    FsResult<FsDone> remove(std::string_view path) override {
+        struct stat st {};
+        if (::stat(full(path).c_str(), &st) != 0) return FsResult<FsDone>::bad(FsError::NotFound);
+        return result(S_ISDIR(st.st_mode) ? ::rmdir(full(path).c_str()) : ::unlink(full(path).c_str()));
+    }
+    FsResult<std::vector<std::string>> list(std::string_view path) override {
+        DIR* d = ::opendir(full(path).c_str());
+        if (d == nullptr) return FsResult<std::vector<std::string>>::bad(host::fs_error_from_errno(errno));
+        std::vector<std::string> names;
+        while (const dirent* e = ::readdir(d)) {
+            const std::string name = e->d_name;
+            if (name != "." && name != "..") names.push_back(name);
+        }
+        ::closedir(d);
+        std::sort(names.begin(), names.end());
+        return FsResult<std::vector<std::string>>::good(names);
+    }
+    FsResult<FsStat> stat(std::string_view path) override {
+        struct stat st {};
+        if (::stat(full(path).c_str(), &st) != 0) return FsResult<FsStat>::bad(host::fs_error_from_errno(errno));
+        return FsResult<FsStat>::good(FsStat{S_ISDIR(st.st_mode), S_ISDIR(st.st_mode) ? 0 : static_cast<std::uint64_t>(st.st_size)});
+    }
+
+private:
+    std::string full(std::string_view path) const { return root_ + "/" + std::string(path); }
+    static FsResult<FsDone> result(int rc) {
+        return rc == 0 ? FsResult<FsDone>::good({}) : FsResult<FsDone>::bad(host::fs_error_from_errno(errno));
+    }
+    std::string root_;
+};
+
+}  // namespace
+
+
+BOOST_AUTO_TEST_CASE(R9_every_operation_refuses_a_link_on_its_path_and_the_outside_is_untouched) {
+    Scratch s;
+    outside_tree(s);
+    BOOST_REQUIRE(::symlink(s.outside().c_str(), (s.root() + "/out").c_str()) == 0);
+    const host::RealTree before = tree(s.outside());
+    host::RealFiles files(s.root());
+    BOOST_REQUIRE(files.ok());
+    BOOST_TEST((files.read("out/a.txt").error == FsError::CrossesLink));
+    BOOST_TEST((files.write("out/a.txt", "x").error == FsError::CrossesLink));
+    BOOST_TEST((files.write("out/new.txt", "x").error == FsError::CrossesLink));
+    BOOST_TEST((files.make_folder("out/new").error == FsError::CrossesLink));
+    BOOST_TEST((files.move("out/a.txt", "a.txt").error == FsError::CrossesLink));
+    BOOST_TEST((files.remove("out/deep/b.txt").error == FsError::CrossesLink));
+    BOOST_TEST((files.remove("out").error == FsError::CrossesLink));
+    BOOST_TEST((files.list("out").error == FsError::CrossesLink));
+    BOOST_TEST((files.stat("out").error == FsError::CrossesLink));
+    BOOST_TEST((files.stat("out/deep").error == FsError::CrossesLink));
+    BOOST_TEST((tree(s.outside()) == before));
+    BOOST_REQUIRE(!files.refusals().empty());
+    BOOST_TEST(files.refusals().front() == "read out/a.txt: path crosses a symbolic link: out/");
+    // A link deeper down is named by the components up to it.
+    BOOST_REQUIRE(::unlink((s.root() + "/out").c_str()) == 0);
+    BOOST_REQUIRE(files.make_folder("out").ok());
+    BOOST_REQUIRE(::symlink(s.outside().c_str(), (s.root() + "/out/in").c_str()) == 0);
+    BOOST_TEST((files.write("out/in/deep/b.txt", "x").error == FsError::CrossesLink));
+    BOOST_TEST(files.refusals().back() == "write out/in/deep/b.txt: path crosses a symbolic link: out/in/");
+    BOOST_TEST((tree(s.outside()) == before));
+}
+
+BOOST_AUTO_TEST_CASE(R9_a_link_or_a_special_file_as_the_last_component_is_refused) {
+    Scratch s;
+    outside_tree(s);
+    BOOST_REQUIRE(::symlink((s.outside() + "/a.txt").c_str(), (s.root() + "/a.txt").c_str()) == 0);
+    BOOST_REQUIRE(::mkfifo((s.root() + "/fifo").c_str(), 0644) == 0);
+    const host::RealTree before = tree(s.outside());
+    host::RealFiles files(s.root());
+    BOOST_TEST((files.read("a.txt").error == FsError::CrossesLink));
+    BOOST_TEST((files.write("a.txt", "x").error == FsError::CrossesLink));
+    BOOST_TEST((files.remove("a.txt").error == FsError::CrossesLink));
+    BOOST_TEST((files.move("a.txt", "b.txt").error == FsError::CrossesLink));
+    BOOST_TEST((files.stat("a.txt").error == FsError::CrossesLink));
+    // A FIFO is never opened for writing nor waited on.
+    BOOST_TEST((files.write("fifo", "x").error == FsError::NotRegular));
+    BOOST_TEST((files.read("fifo").error == FsError::NotRegular));
+    BOOST_TEST((files.remove("fifo").error == FsError::NotRegular));
+    // A move never replaces what is at its destination, a link included.
+    BOOST_REQUIRE(files.write("c.txt", "c").ok());
+    BOOST_TEST((files.move("c.txt", "a.txt").error == FsError::AlreadyExists));
+    BOOST_TEST((tree(s.outside()) == before));
+    struct stat st {};
+    BOOST_TEST((::lstat((s.root() + "/fifo").c_str(), &st) == 0 && S_ISFIFO(st.st_mode)));
+}
+
+BOOST_AUTO_TEST_CASE(R9_a_root_that_is_a_link_or_not_a_folder_is_refused_before_anything) {
+    Scratch s;
+    outside_tree(s);
+    const std::string link = s.dir + "/root-link";
+    BOOST_REQUIRE(::symlink(s.outside().c_str(), link.c_str()) == 0);
+    const host::RealTree before = tree(s.outside());
+    host::RealFiles through_link(link);
+    BOOST_TEST(!through_link.ok());
+    BOOST_TEST(through_link.error() == link + ": is a symbolic link");
+    BOOST_TEST((through_link.write("new.txt", "x").error == FsError::BadPath));
+    BOOST_TEST((through_link.remove("a.txt").error == FsError::BadPath));
+    host::RealFiles missing(s.dir + "/missing");
+    BOOST_TEST(!missing.ok());
+    BOOST_TEST(missing.error() == s.dir + "/missing: no such folder");
+    host::FileJournal journal(s.dir + "/root-link");
+    BOOST_TEST(!journal.ok());
+    BOOST_TEST((tree(s.outside()) == before));
+}
+
+BOOST_AUTO_TEST_CASE(R9_links_at_every_point_hold_on_the_corpus_fixtures) {
+    const LinksResult r = run_links_bench(file_fixtures());
+    BOOST_REQUIRE_MESSAGE(r.error.empty(), r.error);
+    for (const auto& p : r.points) {
+        if (!p.held()) BOOST_TEST_MESSAGE(p.fixture << " / " << p.when << " / " << p.folder << ": " << p.why);
+    }
+    BOOST_TEST(r.points.size() >= 40u);
+    BOOST_TEST(r.crossed >= r.points.size() / 2);  // the points mostly put the link where the run goes
+    BOOST_TEST(r.held == r.points.size());
+    BOOST_TEST(r.pass());
+}
+
+// Negative proof: the port before R-9 (paths resolved through the kernel) changes the tree behind
+// the link, and the bench says where.
+BOOST_AUTO_TEST_CASE(R9_the_links_bench_catches_a_port_that_follows_links) {
+    const MakePort following = [](const std::string& root) {
+        return PortUnderTest{std::make_unique<FollowingFiles>(root), [] { return std::vector<std::string>{}; }};
+    };
+    const LinksResult r = run_links_bench(file_fixtures(), {}, following);
+    BOOST_REQUIRE_MESSAGE(r.error.empty(), r.error);
+    BOOST_TEST(!r.pass());
+    std::size_t changed_outside = 0;
+    for (const auto& p : r.points) changed_outside += !p.sentinel_untouched;
+    BOOST_TEST(changed_outside > 0u);
+}
+
