@@ -145,6 +145,27 @@ WalkResult walk_beneath(int root_fd, const std::string& folders) {
     return out;
 }
 
+// Truncates the file just after its last '\n' (to 0 without one); a file ending in '\n' is left
+// as it is. Reads backwards in blocks, at most journal_bytes_max bytes.
+bool cut_torn_tail(int fd) {
+    const off_t size = ::lseek(fd, 0, SEEK_END);
+    if (size < 0) return false;
+    char block[4096];
+    off_t end = size;
+    while (end > 0 && size - end <= static_cast<off_t>(journal_bytes_max)) {
+        const off_t start = end > static_cast<off_t>(sizeof block) ? end - static_cast<off_t>(sizeof block) : 0;
+        const ssize_t n = ::pread(fd, block, static_cast<std::size_t>(end - start), start);
+        if (n != end - start) return false;
+        for (ssize_t i = n; i-- > 0;) {
+            if (block[i] != '\n') continue;
+            const off_t keep = start + i + 1;
+            return keep == size || ::ftruncate(fd, keep) == 0;
+        }
+        end = start;
+    }
+    return size == 0 || ::ftruncate(fd, 0) == 0;
+}
+
 bool same_folder(int a, int b) {
     struct stat sa {}, sb {};
     return ::fstat(a, &sa) == 0 && ::fstat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
@@ -522,7 +543,7 @@ void FileJournal::open_at(int dir_fd, const std::string& name, bool must_exist) 
         error_ = path_ + ": no such file";
         return;
     }
-    const int flags = O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | (must_exist ? 0 : O_CREAT);
+    const int flags = O_RDWR | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | (must_exist ? 0 : O_CREAT);
     fd_ = ::openat(dir_fd, name.c_str(), flags, 0644);
     struct stat st {};
     if (fd_ >= 0 && (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode))) {
@@ -535,8 +556,12 @@ void FileJournal::open_at(int dir_fd, const std::string& name, bool must_exist) 
         error_ = path_ + ": cannot open it: " + std::strerror(errno);
         return;
     }
-    if (!before.exists && (::fsync(fd_) != 0 || ::fsync(dir_fd) != 0)) {
-        error_ = path_ + ": cannot make it durable: " + std::strerror(errno);
+    // A new journal: its folder's entry made durable (model/durability.h, journal_create). An
+    // existing one: a line a power cut tore is cut back to the last '\n' before anything is
+    // appended, else the next line would be glued to it (journal_open).
+    const bool ok = before.exists ? cut_torn_tail(fd_) : ::fsync(dir_fd) == 0;
+    if (!ok) {
+        error_ = path_ + (before.exists ? ": cannot cut its torn last line: " : ": cannot make it durable: ") + std::strerror(errno);
         ::close(fd_);
         fd_ = -1;
     }

@@ -210,3 +210,33 @@ BOOST_AUTO_TEST_CASE(R9_the_links_bench_catches_a_port_that_follows_links) {
     BOOST_TEST(changed_outside > 0u);
 }
 
+
+// A power cut can tear the journal's last line; recovery appends after it. The torn tail is cut
+// back to the last '\n' when an existing journal is opened (model/durability.h, journal_open),
+// else the next line would be glued to it and the journal unreadable.
+BOOST_AUTO_TEST_CASE(R7_opening_an_existing_journal_cuts_a_torn_last_line_before_appending) {
+    Scratch s;
+    const std::string path = s.dir + "/journal.jsonl";
+    {
+        std::ofstream out(path, std::ios::binary);
+        out << "{\"a\":1}\n{\"b\":2}\n{\"tor";
+    }
+    {
+        host::FileJournal journal(path);
+        BOOST_REQUIRE_MESSAGE(journal.ok(), journal.error());
+        BOOST_REQUIRE(journal.append("{\"c\":3}"));
+    }
+    std::ifstream in(path, std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), {});
+    BOOST_TEST(text == "{\"a\":1}\n{\"b\":2}\n{\"c\":3}\n");
+    {
+        std::ofstream out(path, std::ios::binary | std::ios::trunc);
+        out << "no newline at all";
+    }
+    {
+        host::FileJournal journal(path);
+        BOOST_REQUIRE(journal.append("{\"d\":4}"));
+    }
+    std::ifstream again(path, std::ios::binary);
+    BOOST_TEST(std::string((std::istreambuf_iterator<char>(again)), {}) == "{\"d\":4}\n");
+}
