@@ -385,7 +385,9 @@ FsResult<FsDone> RealFiles::write(std::string_view path, std::string_view bytes)
     }
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0) return done("write", path, R::bad(fs_error_from_errno(errno)));
-    if (!S_ISREG(st.st_mode)) {
+    // A file with another name (a hard link, perhaps to a file outside the root) is shared: writing
+    // it would change what the other name shows. Refused as a file that is not the root's own.
+    if (!S_ISREG(st.st_mode) || st.st_nlink > 1) {
         refuse_leaf("write", path, FsError::NotRegular);
         return done("write", path, R::bad(FsError::NotRegular));
     }

@@ -157,6 +157,9 @@ BOOST_AUTO_TEST_CASE(R9_a_link_or_a_special_file_as_the_last_component_is_refuse
     BOOST_TEST((files.write("fifo", "x").error == FsError::NotRegular));
     BOOST_TEST((files.read("fifo").error == FsError::NotRegular));
     BOOST_TEST((files.remove("fifo").error == FsError::NotRegular));
+    // A hard link to a file outside the root is never written through.
+    BOOST_REQUIRE(::link((s.outside() + "/deep/b.txt").c_str(), (s.root() + "/hard.txt").c_str()) == 0);
+    BOOST_TEST((files.write("hard.txt", "x").error == FsError::NotRegular));
     // A move never replaces what is at its destination, a link included.
     BOOST_REQUIRE(files.write("c.txt", "c").ok());
     BOOST_TEST((files.move("c.txt", "a.txt").error == FsError::AlreadyExists));
