@@ -300,19 +300,20 @@ int cmd_r0(const Argv& argv) {
     if (!argv.empty() && argv.front() == "recover") return cmd_r0_recover(Argv(argv.begin() + 1, argv.end()));
     if (!argv.empty() && argv.front() == "serve") return cmd_r0_serve();
     Args args("r0", argv, {"--json", "--help", "--real", "--crash", "--power-cut"},
-              {"--adapter", "--fixtures", "--generated", "--seed", "--policy", "--adapter-cmd", "--adapter-timeout-ms"});
+              {"--adapter", "--fixtures", "--generated", "--seed", "--policy", "--adapter-cmd", "--adapter-timeout-ms", "--without"});
     if (args.flag("--help")) {
         std::cout << "usage: deskcheck r0 [--json] [--adapter deskcheck|naive] [--fixtures DIR] [--generated N] [--seed S] [--policy P]\n"
                      "       deskcheck r0 --real [--adapter-cmd CMD [--adapter-timeout-ms MS]] [--fixtures DIR] [--generated N]\n"
                      "       deskcheck r0 --crash [--fixtures DIR] [--generated N] [--seed S]\n"
-                     "       deskcheck r0 --power-cut [--json] [--fixtures DIR] [--generated N] [--seed S]\n"
+                     "       deskcheck r0 --power-cut [--without OP.PRIMITIVE] [--json] [--fixtures DIR] [--generated N] [--seed S]\n"
                      "       deskcheck r0 recover DIR\n"
                      "       deskcheck r0 campaign [--cases N] [--seed S] [--policy P] [--json]\n"
                      "  --real: the file fixtures on fresh temporary folders; --adapter-cmd: another tool through\n"
                      "  line-delimited JSON on its stdin/stdout (schema/r0-adapter-1.schema.json; implies --real);\n"
                      "  --crash: SIGKILL at every journal write and effect, recovery in a fresh process.\n"
                      "  --power-cut: power lost before every primitive (write, fsync, rename, ...) on a simulated\n"
-                     "  disk, every volatile change lost, kept or torn; recovery from what survives.\n"
+                     "  disk, every volatile change lost, kept or torn; recovery from what survives. --without\n"
+                     "  (implies --power-cut) leaves one primitive out of the protocol, e.g. journal_append.fsync_file.\n"
                      "  R0: after a failure injected at every step, every operation (no space, permission denied, a\n"
                      "  partial write, a UI failure) and into the undo itself, what is left behind. Fixtures: the files\n"
                      "  of DIR (default corpus/r0) and N generated ones (default 8, seed 1). Figures: R0-residue,\n"
@@ -337,7 +338,7 @@ int cmd_r0(const Argv& argv) {
     const std::uint64_t s = seed.value_or(1);
     for (auto& f : r0::generated_fixtures(s, generated.value_or(default_generated))) fixtures.push_back(std::move(f));
     const auto adapter_cmd = args.option("--adapter-cmd");
-    if (args.flag("--power-cut")) return r0_power_cut(fixtures, s, args.flag("--json"));
+    if (args.flag("--power-cut") || args.option("--without")) return r0_power_cut(fixtures, s, args.flag("--json"), args.option("--without"));
     if (args.flag("--crash")) {
         const r0::CrashResult crash = r0::run_crash_bench(fixtures, "/proc/self/exe");
         if (!args.flag("--json")) return print_crash(crash);

@@ -41,7 +41,7 @@ enum class Primitive : std::uint8_t {
     Rename,          // rename(2)
     RemoveEntry,     // unlink(2) of a file, rmdir(2) of a folder
     OpenAppend,      // journal: open(O_WRONLY|O_APPEND|O_CREAT)
-    CutTornTail,     // journal: ftruncate(2) back to just after the last '\n' (only when the file does not end in one)
+    CutTornTail,     // journal: ftruncate(2) to just after the last '\n' (0 without one; a no-op on a file ending in '\n')
 };
 inline constexpr std::size_t primitive_count = 10;
 
@@ -88,6 +88,12 @@ constexpr std::string_view to_string(PortOp op) {
     return "?";
 }
 
+// Whether one call issues primitive `p` of its plan: all of them, but fsync_old_parent only for a
+// move between two folders (within one folder, fsync_parent already made both entries durable).
+constexpr bool issued_by_call(Primitive p, bool move_within_one_folder) {
+    return !(p == Primitive::FsyncOldParent && move_within_one_folder);
+}
+
 constexpr bool is_fsync(Primitive p) {
     return p == Primitive::FsyncFile || p == Primitive::FsyncParent || p == Primitive::FsyncOldParent;
 }
@@ -102,7 +108,7 @@ inline constexpr std::array<Primitive, 2> journal_open{Primitive::OpenAppend, Pr
 inline constexpr std::array<Primitive, 2> journal_append{Primitive::WriteData, Primitive::FsyncFile};
 }  // namespace durability_detail
 
-// The primitives `op` issues, in order, when every call succeeds.
+// The primitives `op` issues, in order, when every call succeeds (see issued_by_call).
 constexpr std::span<const Primitive> durability_plan(PortOp op) {
     namespace d = durability_detail;
     switch (op) {

@@ -26,7 +26,7 @@ struct Boot {
 };
 
 Boot start(const sim::WorldState& state, const std::vector<sim::OtherWrite>& others, const std::optional<std::string>& journal,
-           const DurabilityPlans& plans, std::size_t cut_at) {
+           const DurabilityPlans& plans, std::size_t cut_at) {  // no fault: none outlives a power cut
     Boot b;
     b.world = std::make_unique<sim::World>(state, others, std::nullopt);
     b.power = std::make_unique<sim::PowerDisk>(sim::Disk(b.world->state().fs, journal), plans, cut_at);
@@ -34,9 +34,11 @@ Boot start(const sim::WorldState& state, const std::vector<sim::OtherWrite>& oth
     return b;
 }
 
-// The task, from a fresh workspace (no journal yet); the post-check of `fail_at` fails (0: none).
-Boot run_task(const sim::R0Fixture& f, std::uint32_t fail_at, const DurabilityPlans& plans, std::size_t cut_at) {
+// The task, from a fresh workspace (no journal yet), failing as `how` says.
+Boot run_task(const sim::R0Fixture& f, const PowerRun& how, const DurabilityPlans& plans, std::size_t cut_at) {
     Boot b = start(f.initial, f.others, std::nullopt, plans, cut_at);
+    b.world->set_fault(how.fault);
+    const std::uint32_t fail_at = how.fail_at;
     const Task task{task_id(f), f.steps, f.allow_irreversible};
     const PostCheck check = [fail_at](std::uint32_t step) -> std::optional<std::string> {
         if (fail_at != 0 && step == fail_at) return "injected failure (R0 bench)";
@@ -86,7 +88,7 @@ std::vector<std::string> lines_of(const sim::Disk& disk) {
 }
 
 // The judgement of what a task's cut and recoveries left (`boots`: the task, then each recovery).
-std::optional<std::string> judge(const sim::R0Fixture& f, std::uint32_t fail_at, const std::vector<const Boot*>& boots) {
+std::optional<std::string> judge(const sim::R0Fixture& f, const PowerRun& how, const std::vector<const Boot*>& boots) {
     const Boot& task = *boots.front();
     const Boot& first = *boots.at(1);
     const Boot& last = *boots.back();
@@ -119,7 +121,8 @@ std::optional<std::string> judge(const sim::R0Fixture& f, std::uint32_t fail_at,
     R0Run run;
     run.fixture = &f;
     run.allow_irreversible = f.allow_irreversible;
-    if (fail_at != 0) run.failed_after_step = fail_at;
+    if (how.fail_at != 0) run.failed_after_step = how.fail_at;
+    run.fault = how.fault;
     run.final_state = last.world->state();
     run.truth = task.world->truth();
     for (std::size_t i = 1; i < boots.size(); ++i) {
@@ -176,25 +179,49 @@ std::string describe(const std::vector<sim::VolatileChange>& changes, const std:
     return s + "]";
 }
 
-std::uint64_t salt(const sim::R0Fixture& f, std::uint32_t fail_at, std::size_t cut) {
-    std::uint64_t h = 1469598103934665603ull;  // FNV-1a over the fixture's name
-    for (const char c : f.name) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
-    return h ^ (static_cast<std::uint64_t>(fail_at) << 32) ^ static_cast<std::uint64_t>(cut);
+std::uint64_t salt(const sim::R0Fixture& f, const PowerRun& how, std::size_t cut) {
+    std::uint64_t h = 1469598103934665603ull;  // FNV-1a over the fixture's name and the run's
+    for (const char c : f.name + "/" + how.name()) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    return h ^ static_cast<std::uint64_t>(cut);
 }
 
 }  // namespace
 
-PowerRow run_power_row(const sim::R0Fixture& f, std::uint32_t fail_at, std::uint64_t seed, const DurabilityPlans& plans) {
+std::string PowerRun::name() const {
+    std::string s = fail_at == 0 ? "" : "step " + std::to_string(fail_at) + " fails";
+    if (fault) s += (s.empty() ? "" : ", ") + std::string("op ") + std::to_string(fault->op) + " " + std::string(sim::to_string(fault->kind));
+    return s.empty() ? "finished" : s;
+}
+
+std::vector<PowerRun> power_runs(const sim::R0Fixture& f) {
+    std::vector<PowerRun> out{PowerRun{}};
+    for (std::uint32_t k = 1; k <= f.steps.size(); ++k) out.push_back(PowerRun{k, std::nullopt});
+    sim::World dry(f.initial, f.others, std::nullopt);
+    MemoryJournal journal;
+    UndoTool(UndoPorts{&dry.files(), &dry.desktop(), &journal}).run(Task{task_id(f), f.steps, f.allow_irreversible});
+    for (const sim::OpRecord& op : dry.truth().ops) {
+        const bool write = op.what == "write";
+        if (write || op.what == "make_folder" || op.what == "move" || op.what == "remove")
+            out.push_back(PowerRun{0, sim::OpFault{op.index, write ? sim::OpFaultKind::PartialWrite : sim::OpFaultKind::NoSpace}});
+    }
+    if (!f.steps.empty() && !dry.truth().ops.empty()) {  // the rollback's first operation fails
+        const auto last = static_cast<std::uint32_t>(f.steps.size());
+        out.push_back(PowerRun{last, sim::OpFault{dry.truth().ops.size() + 1, sim::OpFaultKind::PermissionDenied}});
+    }
+    return out;
+}
+
+PowerRow run_power_row(const sim::R0Fixture& f, const PowerRun& how, std::uint64_t seed, const DurabilityPlans& plans) {
     PowerRow row;
     row.fixture = f.name;
-    row.run = fail_at == 0 ? "finished" : "step " + std::to_string(fail_at) + " fails";
-    const Boot whole = run_task(f, fail_at, plans, 0);
+    row.run = how.name();
+    const Boot whole = run_task(f, how, plans, 0);
     const std::vector<Primitive> issued = whole.power->issued();
     row.primitives = issued.size();
     row.cut_points = row.primitives + 1;
     for (std::size_t c = 1; c <= row.cut_points; ++c) {
-        sim::Prng rng(seed ^ salt(f, fail_at, c));
-        const Boot task = run_task(f, fail_at, plans, c);  // c = P + 1: never reached, cut after the end
+        sim::Prng rng(seed ^ salt(f, how, c));
+        const Boot task = run_task(f, how, plans, c);  // c = P + 1: never reached, cut after the end
         const std::vector<sim::VolatileChange> changes = task.power->disk().volatile_changes();
         const std::vector<std::vector<Fate>> all = combinations(changes, rng);
         const std::size_t recut = rng.below(all.size());
@@ -210,7 +237,7 @@ PowerRow run_power_row(const sim::R0Fixture& f, std::uint32_t fail_at, std::uint
             const sim::Survivors s = task.power->disk().survive(all[i]);
             const Boot first = recover(s, task.world->state(), plans, 0);
             ++row.survivals;
-            if (auto why = judge(f, fail_at, {&task, &first})) fail(where + ", " + describe(changes, all[i]) + ": " + *why);
+            if (auto why = judge(f, how, {&task, &first})) fail(where + ", " + describe(changes, all[i]) + ": " + *why);
             if (i != recut || first.power->primitives() == 0) continue;
             // The recovery itself loses power at a primitive drawn from the seed, then runs again.
             const std::size_t r = 1 + rng.below(first.power->primitives());
@@ -220,7 +247,7 @@ PowerRow run_power_row(const sim::R0Fixture& f, std::uint32_t fail_at, std::uint
             for (const auto& v : again) fates.push_back(static_cast<Fate>(rng.below(v.fates())));
             const Boot second = recover(cut.power->disk().survive(fates), cut.world->state(), plans, 0);
             ++row.recovery_cuts;
-            if (auto why = judge(f, fail_at, {&task, &cut, &second}))
+            if (auto why = judge(f, how, {&task, &cut, &second}))
                 fail(where + ", " + describe(changes, all[i]) + ", recovery cut before its primitive " + std::to_string(r) + ", " +
                      describe(again, fates) + ": " + *why);
         }
@@ -232,8 +259,8 @@ PowerRow run_power_row(const sim::R0Fixture& f, std::uint32_t fail_at, std::uint
 PowerResult run_power_bench(const std::vector<sim::R0Fixture>& fixtures, std::uint64_t seed, const DurabilityPlans& plans) {
     PowerResult out;
     for (const sim::R0Fixture& f : fixtures) {
-        for (std::uint32_t k = 0; k <= f.steps.size(); ++k) {
-            PowerRow row = run_power_row(f, k, seed, plans);
+        for (const PowerRun& how : power_runs(f)) {
+            PowerRow row = run_power_row(f, how, seed, plans);
             out.cut_points += row.cut_points;
             out.held += row.held;
             out.survivals += row.survivals;

@@ -1,8 +1,8 @@
 // R-7 under power loss: the R0 tasks with the power cut at every primitive call (model/durability.h)
 // of every port operation — the journal's included — and once more after the run's last one.
 //
-// For each fixture, runs: the task finishing, and the task whose post-check of step k fails (k = 1..n,
-// then rolled back). Each run goes on an in-memory disk (sim/memfs.h) and is cut before its primitive
+// For each fixture, runs (power_runs): the task finishing, the task failing at each step or
+// operation and rolled back, an undo of that rollback failing. Each run goes on an in-memory disk (sim/memfs.h) and is cut before its primitive
 // c, for every c in 1..P+1 (P: the run's primitives uncut; P+1: after its end, the tool returned).
 // At each cut, every volatile change is lost, kept or torn: every combination when there are at
 // most `fates_max`, else all lost, all kept, all torn and fates_max - 3 combinations drawn from the
@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,7 +34,7 @@ inline constexpr std::size_t power_failures_kept = 3;  // failure messages kept 
 
 struct PowerRow {
     std::string fixture;
-    std::string run;              // "finished", "step 2 fails"
+    std::string run;              // PowerRun::name
     std::size_t primitives = 0;   // of the run uncut
     std::size_t cut_points = 0;   // primitives + 1
     std::size_t held = 0;         // cut points where every combination (and the cut recovery) held
@@ -52,7 +53,18 @@ struct PowerResult {
 PowerResult run_power_bench(const std::vector<sim::R0Fixture>& fixtures, std::uint64_t seed,
                             const DurabilityPlans& plans = DurabilityPlans{});
 
-// One run (fail_at 0: the task finishes) under every cut; its row.
-PowerRow run_power_row(const sim::R0Fixture& fixture, std::uint32_t fail_at, std::uint64_t seed, const DurabilityPlans& plans);
+// How one run fails, if it does.
+struct PowerRun {
+    std::uint32_t fail_at = 0;         // the post-check of this step fails (0: none)
+    std::optional<sim::OpFault> fault; // this operation fails
+    std::string name() const;          // "finished", "step 2 fails", "op 3 partial_write", "step 2 fails, op 9 permission_denied"
+};
+// The runs of a fixture: finishing; the post-check of each step failing; a fault at each file
+// operation of the finishing run (a partial write, no space elsewhere); the post-check of the last
+// step failing and then the rollback's first operation (an undo that itself fails).
+std::vector<PowerRun> power_runs(const sim::R0Fixture& fixture);
+
+// One run under every cut; its row.
+PowerRow run_power_row(const sim::R0Fixture& fixture, const PowerRun& run, std::uint64_t seed, const DurabilityPlans& plans);
 
 }  // namespace deskcheck::r0

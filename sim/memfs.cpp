@@ -98,7 +98,9 @@ FsResult<FsDone> MemFs::move(std::string_view from, std::string_view to) {
     if (auto e = parent_error(fs, t)) return finish(FsResult<FsDone>::bad(*e));
     if (fs.count(t) != 0) return finish(FsResult<FsDone>::bad(FsError::AlreadyExists));
     if (fault) return finish(FsResult<FsDone>::bad(fault_error(*fault == OpFaultKind::PartialWrite ? OpFaultKind::NoSpace : *fault)));
-    for (const Primitive prim : plan(PortOp::Move)) primitive(prim, t, f, {});
+    for (const Primitive prim : plan(PortOp::Move)) {
+        if (issued_by_call(prim, parent_of(f) == parent_of(t))) primitive(prim, t, f, {});
+    }
     return finish(FsResult<FsDone>::good({}));
 }
 
@@ -148,9 +150,7 @@ void MemFs::primitive(Primitive p, const std::string& path, const std::string& f
         case Primitive::WriteData: disk.write(on_disk(path), bytes); break;
         case Primitive::FsyncFile: disk.fsync(on_disk(path)); break;
         case Primitive::FsyncParent: disk.fsync(on_disk(parent_of(path))); break;
-        case Primitive::FsyncOldParent:
-            if (parent_of(from) != parent_of(path)) disk.fsync(on_disk(parent_of(from)));
-            break;
+        case Primitive::FsyncOldParent: disk.fsync(on_disk(parent_of(from))); break;
         case Primitive::MakeFolder: disk.make_folder(on_disk(path)); break;
         case Primitive::Rename: disk.rename(on_disk(from), on_disk(path)); break;
         case Primitive::RemoveEntry: disk.remove(on_disk(path)); break;
