@@ -49,7 +49,8 @@ int r0_power_cut(const std::vector<sim::R0Fixture>& fixtures, std::uint64_t seed
                             {"failures", row.failures}});
         }
         std::cout << dump_json(nlohmann::ordered_json{{"rows", rows}, {"seed", seed}, {"without", without.value_or("")}, {"cut_points", r.cut_points}, {"held", r.held},
-                                                      {"survivals", r.survivals}, {"recovery_cuts", r.recovery_cuts}, {"pass", r.pass()}})
+                                                      {"survivals", r.survivals}, {"recovery_cuts", r.recovery_cuts}, {"drawn", r.drawn},
+                                                      {"volatile_max", r.volatile_max}, {"pass", r.pass()}})
                   << "\n";
         return r.pass() ? exit_ok : exit_violation;
     }
@@ -66,6 +67,8 @@ int r0_power_cut(const std::vector<sim::R0Fixture>& fixtures, std::uint64_t seed
     }
     std::cout << "\npower-cut points: " << r.cut_points << "; held: " << r.held << "/" << r.cut_points << "; survivals judged: " << r.survivals
               << "; recoveries cut and re-run: " << r.recovery_cuts << " (seed " << seed << ")\n";
+    std::cout << "at most " << r.volatile_max << " volatile changes at one point; points with more than " << r0::power_fates_max
+              << " combinations (drawn from the seed, not all judged): " << r.drawn << "\n";
     std::cout << (r.pass() ? "pass: every power-cut point recovered\n" : "FAIL: a power-cut point did not recover\n");
     return r.pass() ? exit_ok : exit_violation;
 }

@@ -1,6 +1,7 @@
 // The power-cut run (properties/r0_power.h).
 #include "properties/r0_power.h"
 
+#include <algorithm>
 #include <memory>
 
 #include "host/journal_read.h"
@@ -64,7 +65,7 @@ Boot recover(const sim::Survivors& s, const sim::WorldState& desktop, const Dura
     state.invoked = desktop.invoked;
     Boot b = start(state, {}, s.journal, plans, cut_at);
     if (s.journal) {
-        const host::EntriesOrError parsed = host::parse_journal(sim::journal_lines(*s.journal), /*desktop=*/true);
+        const host::EntriesOrError parsed = host::parse_journal(journal_lines(*s.journal), /*desktop=*/true);
         if (!parsed.error.empty()) {
             b.error = "recovery: the journal cannot be read back: " + parsed.error;
         } else {
@@ -84,7 +85,7 @@ Boot recover(const sim::Survivors& s, const sim::WorldState& desktop, const Dura
 
 std::vector<std::string> lines_of(const sim::Disk& disk) {
     const auto journal = disk.cached().journal;
-    return journal ? sim::journal_lines(*journal) : std::vector<std::string>{};
+    return journal ? journal_lines(*journal) : std::vector<std::string>{};
 }
 
 // The judgement of what a task's cut and recoveries left (`boots`: the task, then each recovery).
@@ -137,7 +138,7 @@ std::optional<std::string> judge(const sim::R0Fixture& f, const PowerRun& how, c
 
 // Every combination of fates when there are at most power_fates_max, else all lost, all kept, all
 // torn (entries: kept) and draws from `rng`.
-std::vector<std::vector<Fate>> combinations(const std::vector<sim::VolatileChange>& changes, sim::Prng& rng) {
+std::vector<std::vector<Fate>> combinations(const std::vector<sim::VolatileChange>& changes, sim::Prng& rng, bool& drawn) {
     std::size_t total = 1;
     bool over = false;
     for (const auto& c : changes) {
@@ -145,6 +146,7 @@ std::vector<std::vector<Fate>> combinations(const std::vector<sim::VolatileChang
         else total *= c.fates();
     }
     std::vector<std::vector<Fate>> out;
+    drawn = over;
     if (!over) {
         for (std::size_t n = 0; n < total; ++n) {
             std::vector<Fate> fates;
@@ -223,7 +225,10 @@ PowerRow run_power_row(const sim::R0Fixture& f, const PowerRun& how, std::uint64
         sim::Prng rng(seed ^ salt(f, how, c));
         const Boot task = run_task(f, how, plans, c);  // c = P + 1: never reached, cut after the end
         const std::vector<sim::VolatileChange> changes = task.power->disk().volatile_changes();
-        const std::vector<std::vector<Fate>> all = combinations(changes, rng);
+        bool drawn = false;
+        const std::vector<std::vector<Fate>> all = combinations(changes, rng, drawn);
+        row.drawn += drawn ? 1 : 0;
+        row.volatile_max = std::max(row.volatile_max, changes.size());
         const std::size_t recut = rng.below(all.size());
         bool held = true;
         const std::string where = c <= issued.size() ? "cut before primitive " + std::to_string(c) + " of " + std::to_string(issued.size()) + " (" +
@@ -265,6 +270,8 @@ PowerResult run_power_bench(const std::vector<sim::R0Fixture>& fixtures, std::ui
             out.held += row.held;
             out.survivals += row.survivals;
             out.recovery_cuts += row.recovery_cuts;
+            out.drawn += row.drawn;
+            out.volatile_max = std::max(out.volatile_max, row.volatile_max);
             out.rows.push_back(std::move(row));
         }
     }

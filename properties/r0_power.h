@@ -40,12 +40,14 @@ struct PowerRow {
     std::size_t held = 0;         // cut points where every combination (and the cut recovery) held
     std::size_t survivals = 0;    // combinations judged
     std::size_t recovery_cuts = 0;  // recoveries cut, then run again
+    std::size_t drawn = 0;          // cut points with more than power_fates_max combinations (drawn, not all)
+    std::size_t volatile_max = 0;   // the most volatile changes at one cut point
     std::vector<std::string> failures;  // the first few, each naming the cut, the fates and why
 };
 
 struct PowerResult {
     std::vector<PowerRow> rows;
-    std::size_t cut_points = 0, held = 0, survivals = 0, recovery_cuts = 0;
+    std::size_t cut_points = 0, held = 0, survivals = 0, recovery_cuts = 0, drawn = 0, volatile_max = 0;
     bool pass() const { return held == cut_points; }
 };
 

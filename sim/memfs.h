@@ -145,7 +145,4 @@ private:
     PowerDisk& power_;
 };
 
-// The complete lines of a journal file: what follows the last '\n' (a torn line) is not a line.
-std::vector<std::string> journal_lines(std::string_view text);
-
 }  // namespace deskcheck::sim
