@@ -1,6 +1,8 @@
 // The in-memory file system of the R0 world (sim/r0_world.h): a sorted map of paths, POSIX-like
 // answers (a write needs its parent folder, a move refuses an existing target, remove refuses a
-// folder that holds something), and the fault plan applied to mutating operations.
+// folder that holds something), and the fault plan applied to mutating operations. Each mutating
+// operation runs as its plan's primitives (model/durability.h), on the tree and, when a PowerDisk
+// is bound to the world, on the disk model below (sim/memfs.h), where the power may be cut.
 #include <algorithm>
 #include <cassert>
 
