@@ -19,6 +19,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/files.h"
+#include "cli/r0_power_cmd.h"
 #include "properties/r0_bench.h"
 #include "properties/r0_campaign.h"
 #include "properties/r0_links.h"
@@ -331,13 +332,14 @@ int cmd_r0(const Argv& argv) {
     if (!argv.empty() && argv.front() == "campaign") return cmd_r0_campaign(Argv(argv.begin() + 1, argv.end()));
     if (!argv.empty() && argv.front() == "recover") return cmd_r0_recover(Argv(argv.begin() + 1, argv.end()));
     if (!argv.empty() && argv.front() == "serve") return cmd_r0_serve();
-    Args args("r0", argv, {"--json", "--help", "--real", "--crash", "--links"},
-              {"--adapter", "--fixtures", "--generated", "--seed", "--policy", "--adapter-cmd", "--adapter-timeout-ms"});
+    Args args("r0", argv, {"--json", "--help", "--real", "--crash", "--links", "--power-cut"},
+              {"--adapter", "--fixtures", "--generated", "--seed", "--policy", "--adapter-cmd", "--adapter-timeout-ms", "--without"});
     if (args.flag("--help")) {
         std::cout << "usage: deskcheck r0 [--json] [--adapter deskcheck|naive] [--fixtures DIR] [--generated N] [--seed S] [--policy P]\n"
                      "       deskcheck r0 --real [--adapter-cmd CMD [--adapter-timeout-ms MS]] [--fixtures DIR] [--generated N]\n"
                      "       deskcheck r0 --crash [--fixtures DIR] [--generated N] [--seed S]\n"
                      "       deskcheck r0 --links [--fixtures DIR] [--generated N] [--seed S] [--json]\n"
+                     "       deskcheck r0 --power-cut [--without OP.PRIMITIVE] [--json] [--fixtures DIR] [--generated N] [--seed S]\n"
                      "       deskcheck r0 recover DIR\n"
                      "       deskcheck r0 campaign [--cases N] [--seed S] [--policy P] [--json]\n"
                      "  --real: the file fixtures on fresh temporary folders; --adapter-cmd: another tool through\n"
@@ -345,6 +347,9 @@ int cmd_r0(const Argv& argv) {
                      "  --crash: SIGKILL at every journal write and effect, recovery in a fresh process.\n"
                      "  --links: every folder on the paths swapped for a link to a tree outside the root, at every\n"
                      "  point; exit 0 only when nothing outside changed and every refusal was reported.\n"
+                     "  --power-cut: power lost before every primitive (write, fsync, rename, ...) on a simulated\n"
+                     "  disk, every volatile change lost, kept or torn; recovery from what survives. --without\n"
+                     "  (implies --power-cut) leaves one primitive out of the protocol, e.g. journal_append.fsync_file.\n"
                      "  R0: after a failure injected at every step, every operation (no space, permission denied, a\n"
                      "  partial write, a UI failure) and into the undo itself, what is left behind. Fixtures: the files\n"
                      "  of DIR (default corpus/r0) and N generated ones (default 8, seed 1). Figures: R0-residue,\n"
@@ -370,6 +375,7 @@ int cmd_r0(const Argv& argv) {
     for (auto& f : r0::generated_fixtures(s, generated.value_or(default_generated))) fixtures.push_back(std::move(f));
     const auto adapter_cmd = args.option("--adapter-cmd");
     if (args.flag("--links")) return print_links(r0::run_links_bench(fixtures), args.flag("--json"));
+    if (args.flag("--power-cut") || args.option("--without")) return r0_power_cut(fixtures, s, args.flag("--json"), args.option("--without"));
     if (args.flag("--crash")) {
         const r0::CrashResult crash = r0::run_crash_bench(fixtures, "/proc/self/exe");
         if (!args.flag("--json")) return print_crash(crash);

@@ -131,4 +131,14 @@ bool MemoryJournal::append(const std::string& line) {
     return true;
 }
 
+std::vector<std::string> journal_lines(std::string_view text) {
+    std::vector<std::string> lines;
+    std::size_t start = 0;
+    for (std::size_t nl = text.find('\n'); nl != std::string::npos && lines.size() < journal_lines_max; nl = text.find('\n', start)) {
+        lines.emplace_back(text.substr(start, nl - start));
+        start = nl + 1;
+    }
+    return lines;
+}
+
 }  // namespace deskcheck

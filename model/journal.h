@@ -108,4 +108,8 @@ private:
 
 inline constexpr std::size_t journal_lines_max = 100'000;
 
+// The complete lines of a journal file's text, at most journal_lines_max: what follows the last
+// '\n' (a line a crash or a power cut tore) is not a line.
+std::vector<std::string> journal_lines(std::string_view text);
+
 }  // namespace deskcheck

@@ -346,6 +346,17 @@ std::optional<Before> reference_before(const WorldState& initial, const std::vec
     return std::nullopt;
 }
 
+std::optional<WorldState> reference_after(const WorldState& initial, const std::vector<TaskStep>& steps) {
+    WorldState s = initial;
+    for (const TaskStep& step : steps) {
+        const bool file = step.op == StepOp::FileWrite || step.op == StepOp::FileMkdir || step.op == StepOp::FileMove;
+        const auto b = file ? file_before(s, step) : ui_before(s, step);
+        if (!b) return std::nullopt;
+        reference_apply(s, step, *b);
+    }
+    return s;
+}
+
 WorldState expected_after(const sim::R0Fixture& f, const sim::WorldTruth& truth, const std::vector<std::string>& allowed_invoked) {
     WorldState s = f.initial;
     for (const auto& o : truth.others_done) sim::add_file(s.fs, o.path, o.bytes);

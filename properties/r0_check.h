@@ -71,6 +71,8 @@ struct R0Judgement {
 // The reference: the before-state step `index` (0-based) needs, from the world before the task
 // and the steps before it (nullopt: the step cannot run there, e.g. its source is missing).
 std::optional<Before> reference_before(const sim::WorldState& initial, const std::vector<TaskStep>& steps, std::size_t index);
+// The reference world after every step of a task that finished (nullopt: a step cannot run there).
+std::optional<sim::WorldState> reference_after(const sim::WorldState& initial, const std::vector<TaskStep>& steps);
 // Whether step `index` cannot be undone (an invoke; a fallback-only field that held no value).
 bool not_undoable(const sim::R0Fixture& f, std::size_t index);
 sim::WorldState expected_after(const sim::R0Fixture& f, const sim::WorldTruth& truth, const std::vector<std::string>& allowed_invoked);

@@ -3,6 +3,8 @@
 
 #include "sim/r0_world.h"
 
+#include "sim/memfs.h"
+
 namespace deskcheck::sim {
 
 std::string_view to_string(OpFaultKind k) {
@@ -45,6 +47,7 @@ void World::others_after(std::size_t op) {
         const bool folder_ok = parent.empty() || (p != state_.fs.end() && p->second.folder);
         if (folder_ok && state_.fs.count(o.path) == 0) {
             state_.fs[o.path] = FsEntry{false, o.bytes};
+            if (power_ != nullptr) power_->disk().durable_write(std::string(disk_files) + "/" + o.path, o.bytes);
             truth_.others_done.push_back(o);
         } else {
             truth_.others_skipped.push_back(o);

@@ -18,10 +18,12 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "model/desktop.h"
+#include "model/durability.h"
 #include "model/files.h"
 #include "model/journal.h"
 
@@ -92,6 +94,7 @@ inline constexpr std::size_t fs_entries_max = 4'096;
 inline constexpr std::size_t file_bytes_max = 1 << 20;
 
 class World;
+class PowerDisk;  // sim/memfs.h
 
 class MemFs final : public Files {
 public:
@@ -106,6 +109,10 @@ public:
 
 private:
     FsResult<FsDone> finish(FsResult<FsDone> r);
+    // One primitive of a port operation's plan (model/durability.h), on the tree and, when a
+    // PowerDisk is bound, on its disk. `path`: the target (a move's destination); `from`: a move's source.
+    void primitive(Primitive p, const std::string& path, const std::string& from, std::string_view bytes);
+    std::span<const Primitive> plan(PortOp op) const;
     World& world_;
 };
 
@@ -161,6 +168,10 @@ public:
     // Called as every operation begins, before it counts or changes anything (the R0 campaign's
     // crash harness kills the task there by throwing: what happened so far stays, nothing more).
     void set_op_hook(std::function<void()> hook) { op_hook_ = std::move(hook); }
+    // The disk the files port also writes through, primitive by primitive, and where the power may
+    // be cut (sim/memfs.h); nullptr: none (the tree alone).
+    void set_power(PowerDisk* power) { power_ = power; }
+    PowerDisk* power() const { return power_; }
 
     // Internal to MemFs/UiDesk: one operation begins (the fault it must suffer, if any) and ends.
     std::optional<OpFaultKind> begin_op(std::string what, std::string path);
@@ -176,6 +187,7 @@ private:
     std::vector<OtherWrite> others_;
     std::optional<OpFault> fault_;
     std::function<void()> op_hook_;
+    PowerDisk* power_ = nullptr;
     std::size_t ops_ = 0;
     WorldTruth truth_;
     MemFs fs_{*this};
