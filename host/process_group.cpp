@@ -13,7 +13,13 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <thread>
 #include <utility>
+#include <vector>
 
 namespace deskcheck::host {
 namespace {
@@ -41,7 +47,60 @@ void become_leader(pid_t parent) {
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
 }
 
+// The pids of the live ChildGroup leaders (end_adopted leaves them to their owners).
+std::set<pid_t>& live_leaders() {
+    static std::set<pid_t> leaders;
+    return leaders;
+}
+
+// The children of this process (from /proc/PID/stat's parent field), sorted.
+std::vector<pid_t> children_of_this_process() {
+    std::vector<pid_t> out;
+    const pid_t self = ::getpid();
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
+        const std::string name = e.path().filename().string();
+        if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos || name.size() > 9) continue;
+        std::ifstream in(e.path() / "stat");
+        std::string stat;
+        std::getline(in, stat);
+        const auto close = stat.rfind(')');  // the command name may hold spaces and parentheses
+        if (close == std::string::npos) continue;
+        char state = 0;
+        long parent = 0;
+        if (std::sscanf(stat.c_str() + close + 1, " %c %ld", &state, &parent) != 2) continue;
+        if (parent == self) out.push_back(static_cast<pid_t>(std::stol(name)));
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
 }  // namespace
+
+void adopt_orphans() { ::prctl(PR_SET_CHILD_SUBREAPER, 1); }
+
+int end_adopted(pid_t group, int deadline_ms) {
+    const auto deadline = Clock::now() + std::chrono::milliseconds(deadline_ms);
+    int killed = 0;
+    while (Clock::now() < deadline) {
+        bool any = false;
+        for (const pid_t pid : children_of_this_process()) {
+            if (live_leaders().count(pid) != 0) continue;
+            any = true;
+            ::kill(pid, SIGKILL);
+            int status = 0;
+            while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+            }
+            ++killed;
+        }
+        // A descendant is adopted once its parent has died: look again while any was found, and
+        // while the group still has members (killed, not yet gone: their children not yet handed over).
+        const bool group_left = group > 0 && ::kill(-group, 0) == 0;
+        if (!any && !group_left) break;
+        if (!any) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return killed;
+}
 
 int exit_code_of(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : -1; }
 bool died_of_sigkill(int status) { return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL; }
@@ -61,6 +120,7 @@ ChildGroup ChildGroup::start(const std::function<void()>& child, std::string& er
         ::_exit(127);
     }
     ::setpgid(pid, pid);  // also here: no window where a kill of -pid misses it (EACCES after exec is fine)
+    live_leaders().insert(pid);
     g.pid_ = pid;
     g.pidfd_ = open_pidfd(pid);
     return g;
@@ -115,6 +175,7 @@ int ChildGroup::end() {
     while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
     }
     status_ = status;
+    live_leaders().erase(pid_);
     if (pidfd_ >= 0) ::close(pidfd_);
     pidfd_ = -1;
     pid_ = -1;

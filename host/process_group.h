@@ -5,9 +5,12 @@
 // SIGINT/SIGTERM). Every wait looks at the stop request at least every `stop_poll_ms`.
 //
 // The leader also gets PR_SET_PDEATHSIG(SIGKILL): if deskcheck itself is killed (SIGKILL, no
-// cleanup), the leader dies with it. What still escapes: a descendant that leaves the group
-// (setsid, setpgid) and outlives its parent's group; a descendant's own children after deskcheck
-// is SIGKILLed (only the leader has the death signal).
+// cleanup), the leader dies with it. A descendant that leaves the group (setsid, setpgid: a
+// daemon) is caught by adopt_orphans / end_adopted below: once its parent is gone it is
+// deskcheck's child, and killed. What still escapes: a descendant that makes itself a subreaper
+// (PR_SET_CHILD_SUBREAPER) and whose children leave; a process started for the adapter by another
+// service (systemd-run, at, a D-Bus activation: not a descendant); and, when deskcheck itself is
+// SIGKILLed, every descendant but the leader (no cleanup runs; only the leader has the death signal).
 #pragma once
 
 #include <sys/types.h>
@@ -52,6 +55,16 @@ private:
     int pidfd_ = -1;  // -1 where the kernel has no pidfd_open: then a WNOHANG poll
     int status_ = 0;
 };
+
+// Makes this process the reaper of its orphaned descendants (PR_SET_CHILD_SUBREAPER): a
+// descendant whose parent dies is reparented here instead of to init. Idempotent.
+void adopt_orphans();
+// After a ChildGroup `group` (its leader's pid) has ended: kills (SIGKILL) and reaps every child of
+// this process that no live ChildGroup leads — the descendants adopted since adopt_orphans() —
+// round after round (their own children are adopted in turn, and a member of the group, dying,
+// hands its children over) until none is left and the group is empty, or `deadline_ms` passed;
+// how many were killed. Only for a process whose every other child is a ChildGroup leader.
+int end_adopted(pid_t group, int deadline_ms = 1000);
 
 // The status of a child: died of SIGKILL; its exit code (-1 when it did not exit).
 int exit_code_of(int status);

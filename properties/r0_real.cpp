@@ -202,6 +202,7 @@ private:
             return "adapter `" + command_ + "`: pipe failed";
         }
         std::string error;
+        host::adopt_orphans();  // a descendant that leaves the group comes back to us when its parent dies
         group_ = host::ChildGroup::start(
             [&] {
                 ::dup2(in[0], 0);
@@ -224,7 +225,9 @@ private:
 
     // The whole group killed and reaped, the pipes closed.
     void kill_now() {
+        const pid_t leader = group_.pid();
         group_.end();
+        if (leader > 0) host::end_adopted(leader);  // whatever left the group (setsid) and was adopted
         close_fd(to_);
         close_fd(from_);
         buffer_.clear();

@@ -9,12 +9,18 @@
 #   no-id K     answers request K without an id
 #   at-end      answers a line more when its stdin closes
 #   background  first starts a background child (`sleep`, named MARKER-bg), then answers
+#   escape      first starts a child that leaves the group (setsid, MARKER-setsid) and a daemon
+#               (setsid, then its parent exits: MARKER-daemon), then answers
 #   hang K      answers K requests, then starts a background child, says so in READY (a file),
 #               and sleeps (named MARKER-fg) without answering
 # Usage: r0_fake_adapter.sh MODE K MARKER READY
 mode=$1 k=${2:-0} marker=${3:-dc-r0-marker} ready=${4:-/dev/null}
 background() { bash -c "exec -a $marker-bg sleep 1000" & }
 [ "$mode" = background ] && background
+if [ "$mode" = escape ]; then
+    setsid bash -c "exec -a $marker-setsid sleep 1000" &
+    setsid bash -c "bash -c 'exec -a $marker-daemon sleep 1000' & exit 0" &
+fi
 n=0
 while IFS= read -r line; do
     n=$((n + 1))
