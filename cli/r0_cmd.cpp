@@ -145,6 +145,7 @@ void print_bench(const r0::R0BenchResult& b, std::size_t fixtures, std::size_t g
 }
 
 int cmd_r0_campaign(const Argv& argv) {
+    const auto stop = stop_on_interrupt();  // first: a signal during the set-up is not lost either
     Args args("r0 campaign", argv, {"--json", "--help"}, {"--cases", "--seed", "--policy"});
     if (args.flag("--help")) {
         std::cout << "usage: deskcheck r0 campaign [--cases N] [--seed S] [--policy P] [--json]\n"
@@ -169,7 +170,6 @@ int cmd_r0_campaign(const Argv& argv) {
     if (!args.ok()) return usage_error("r0 campaign", args.error());
     const std::uint64_t s = seed.value_or(1);
     const std::uint64_t n = cases.value_or(default_cases);
-    const auto stop = stop_on_interrupt();
     if (!args.flag("--json")) std::cout << "seed " << s << ", " << n << " cases, policy " << policy_name << "\n" << std::flush;
     const r0::R0CampaignResult r = r0::run_r0_campaign(s, n, policy.policy.get(), policy.recovery.get(), stop);
     const std::string reproduce = "deskcheck r0 campaign --seed " + std::to_string(s) + " --cases " + std::to_string(n) + " --policy " + policy_name;
@@ -390,6 +390,7 @@ int cmd_r0(const Argv& argv) {
     if (!argv.empty() && argv.front() == "campaign") return cmd_r0_campaign(Argv(argv.begin() + 1, argv.end()));
     if (!argv.empty() && argv.front() == "recover") return cmd_r0_recover(Argv(argv.begin() + 1, argv.end()));
     if (!argv.empty() && argv.front() == "serve") return cmd_r0_serve(Argv(argv.begin() + 1, argv.end()));
+    const auto stop = stop_on_interrupt();  // first: a signal while the fixtures load is not lost either
     Args args("r0", argv, {"--json", "--help", "--real", "--crash"},
               {"--adapter", "--fixtures", "--generated", "--seed", "--policy", "--adapter-cmd", "--adapter-timeout-ms"});
     if (args.flag("--help")) {
@@ -437,7 +438,6 @@ int cmd_r0(const Argv& argv) {
     const std::size_t from_files = fixtures.size();
     const std::uint64_t s = seed.value_or(1);
     for (auto& f : r0::generated_fixtures(s, generated.value_or(default_generated))) fixtures.push_back(std::move(f));
-    const auto stop = stop_on_interrupt();
     if (mode == R0Mode::Crash) {
         const r0::CrashResult crash = r0::run_crash_bench(fixtures, "/proc/self/exe", std::nullopt, stop);
         if (!args.flag("--json")) return print_crash(crash);

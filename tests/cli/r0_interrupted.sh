@@ -32,7 +32,8 @@ case $mode in
         "$DESKCHECK" r0 campaign "${json[@]}" --cases 100000000 > "$SCRATCH/out" 2> "$SCRATCH/err" &
         pid=$!
         STARTED+=("$pid")
-        sleep 1
+        wait_for_handler "$pid" 120 || fail "no SIGINT handler"
+        sleep 0.5
         ;;
     *) fail "unknown mode $mode" ;;
 esac

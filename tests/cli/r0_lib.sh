@@ -42,6 +42,18 @@ wait_for_workspace() {
     done
 }
 
+# Waits until PID has its SIGINT handler (/proc/PID/status, SigCgt): a signal sent earlier would be
+# lost (a background job of a script starts with SIGINT ignored).
+wait_for_handler() {
+    local tenths=$(( ${2:-120} * 10 )) cgt
+    for _ in $(seq "$tenths"); do
+        cgt=$(awk '/^SigCgt:/ {print $2}' "/proc/$1/status" 2>/dev/null)
+        [ -n "$cgt" ] && (( (16#$cgt >> 1) & 1 )) && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
 # Sends SIGNAL to PID (started in the background), waits at most 60 s for it; its exit code in RC.
 interrupt_and_wait() {
     local pid=$1 sig=$2
