@@ -18,4 +18,14 @@ grep -q "did not read the request within 1000 ms (the adapter was killed)" err |
 [ "$(lines_of err)" -eq 1 ] || fail "more than one line of error"
 expect_no_process "$MARKER" "after the timeout"
 expect_tmpdir_empty "after the timeout"
-note "ok"
+note "ok: does not read"
+
+# An adapter that closes its stdin: the write fails with EPIPE, never a SIGPIPE that kills deskcheck
+# (exit 141); a named failure, exit 2, the adapter killed. (A guard: the landed code did this too.)
+"$DESKCHECK" r0 --adapter-cmd "exec 0<&-; bash -c 'exec -a $MARKER-closed sleep 1000'" --fixtures "$SCRATCH/fixtures" --generated 0 > out 2> err
+rc=$?
+cat err >&2
+expect_rc 2 "$rc" "an adapter that closed its stdin"
+grep -q "the adapter closed its stdin (exited?) before the request was sent" err || fail "the message does not say the adapter closed its stdin"
+expect_no_process "$MARKER" "after an adapter closed its stdin"
+note "ok: closed stdin"
