@@ -40,6 +40,21 @@ int exit_code_for(int signal) {
     return 128 + signal;
 }
 
+std::function<bool()> stop_on_interrupt() {
+    install_interrupt_handlers();
+    return [] { return interrupted(); };
+}
+
+std::string interrupted_line(const std::string& progress, const std::string& what) {
+    return "interrupted by " + signal_name(interrupted_by()) + " after " + progress + ": " + what;
+}
+
+nlohmann::ordered_json interrupted_json() {
+    return interrupted() ? nlohmann::ordered_json(signal_name(interrupted_by())) : nlohmann::ordered_json(nullptr);
+}
+
+int exit_code_or(int otherwise) { return interrupted() ? exit_code_for(interrupted_by()) : otherwise; }
+
 std::string signal_name(int signal) {
     if (signal == SIGINT) return "SIGINT";
     if (signal == SIGTERM) return "SIGTERM";

@@ -5,6 +5,8 @@
 // 143 for SIGTERM.
 #pragma once
 
+#include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace deskcheck::cli {
@@ -22,5 +24,17 @@ int signals_received();
 // 130 (SIGINT), 143 (SIGTERM): 128 + the signal, as a shell reports it.
 int exit_code_for(int signal);
 std::string signal_name(int signal);  // "SIGINT", "SIGTERM"
+
+// For a command whose loops live below cli/ (properties/ takes a std::function<bool()> and looks at
+// it at each boundary and inside each wait for a child): installs the handlers, returns the
+// predicate "a signal arrived".
+std::function<bool()> stop_on_interrupt();
+// How such a command says it stopped, as `run` does. The line (text output): "interrupted by
+// SIGINT after PROGRESS: WHAT" ("after 3 of 14 fixtures: the rows so far"); the "interrupted"
+// member of its JSON: "SIGINT" / "SIGTERM", or null when it was not interrupted; its exit code:
+// 130 / 143 when interrupted, else `otherwise`.
+std::string interrupted_line(const std::string& progress, const std::string& what = "the rows so far");
+nlohmann::ordered_json interrupted_json();
+int exit_code_or(int otherwise);
 
 }  // namespace deskcheck::cli

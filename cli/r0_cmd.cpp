@@ -1,6 +1,11 @@
 // deskcheck r0 [--json] [--adapter deskcheck|naive] [--fixtures DIR] [--generated N] [--seed S]
 //              [--policy P]
+// deskcheck r0 --real [--adapter-cmd CMD [--adapter-timeout-ms MS]] | --crash  [--fixtures ...]
 // deskcheck r0 campaign [--cases N] [--seed S] [--policy P] [--json]
+//
+// Every mode stops at SIGINT / SIGTERM as `run` does (cli/interrupt.h): the rows (or cases) so far
+// printed, marked interrupted (also in --json), temporary workspaces removed, every child process
+// group killed, exit 130 / 143. An option the chosen mode does not use is exit 2.
 //
 // R0 (seed 002, SPEC R-1..R-7): what a failed run leaves behind. For every fixture (the files of
 // DIR, then N generated ones) and every failure point — a failed post-check at each step, a fault
@@ -19,6 +24,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/files.h"
+#include "cli/interrupt.h"
 #include "cli/r0_power_cmd.h"
 #include "properties/r0_bench.h"
 #include "properties/r0_campaign.h"
@@ -38,6 +44,9 @@ constexpr std::uint64_t generated_max = 1000;
 constexpr std::uint64_t default_generated = 8;
 constexpr std::uint64_t default_cases = 100'000;
 constexpr std::uint64_t cases_max = 100'000'000;
+constexpr std::uint64_t adapter_timeout_ms_max = 600'000;
+// An adapter's error names the adapter, the request and what arrived, each clipped (r0_real.cpp).
+constexpr std::size_t adapter_error_bytes_max = 1000;
 
 std::string percent(const r0::Ratio& r) {
     std::ostringstream s;
@@ -89,12 +98,12 @@ Json bench_json(const r0::R0BenchResult& b) {
                             {"applicable", r.applicable}, {"pass", r.pass}, {"note", r.note}, {"why", r.judgement.why}});
     }
     const auto& f = b.figures;
-    return Json{{"adapter", b.adapter}, {"rows", rows},
+    return Json{{"adapter", b.adapter}, {"interrupted", interrupted_json()}, {"rows", rows},
                 {"figures", {{"residue", ratio_json(f.residue)}, {"rollback", ratio_json(f.rollback)},
                              {"traceability", ratio_json(f.traceability)}, {"normal_undo", ratio_json(f.normal_undo)},
                              {"irreversible_reported", ratio_json(f.irreversible_reported)},
                              {"undo_failure_reported", ratio_json(f.undo_failure_reported)}}},
-                {"pass", f.all_full()}};
+                {"pass", f.all_full() && !interrupted()}};
 }
 
 std::string mark(bool b) { return b ? "ok" : "FAIL"; }
@@ -109,11 +118,22 @@ void print_row(const r0::R0Row& r, std::string note) {
               << " | " << (r.applicable ? mark(r.judgement.traceability) : "n/a") << " | " << printable(note) << " |\n";
 }
 
+// The verdict line of the r0 tables: pass, FAIL, or what an interruption leaves.
+void print_verdict(bool all_full, const char* pass_line) {
+    if (interrupted()) std::cout << "interrupted: the figures cover the rows so far only\n";
+    else std::cout << (all_full ? pass_line : "FAIL: a figure is below 100%\n");
+}
+
+std::string of_fixtures(std::size_t done, std::size_t planned) {
+    return std::to_string(done) + " of " + std::to_string(planned) + " fixtures";
+}
+
 void print_bench(const r0::R0BenchResult& b, std::size_t fixtures, std::size_t generated, std::uint64_t seed) {
     std::cout << "R0: what a failed run leaves behind (adapter " << b.adapter << "; " << fixtures << " fixture files + "
               << generated << " generated, seed " << seed << ")\n\n";
     std::cout << "| fixture | failure point | residue | undone/executed | journal | note |\n";
     for (const auto& r : b.rows) print_row(r, r.refused && r.note.empty() ? "refused before acting" : r.note);
+    if (interrupted()) std::cout << "\n" << interrupted_line(of_fixtures(b.fixtures_done, fixtures + generated)) << "\n";
     const auto& f = b.figures;
     std::cout << "\nR0-residue        " << percent(f.residue) << " (" << f.residue.of << " failure injections)\n";
     std::cout << "R0-rollback       " << percent(f.rollback) << "\n";
@@ -123,10 +143,11 @@ void print_bench(const r0::R0BenchResult& b, std::size_t fixtures, std::size_t g
               << f.irreversible_reported.of << "\n";
     std::cout << "undos that themselves failed, reported as failed: " << f.undo_failure_reported.ok << "/"
               << f.undo_failure_reported.of << "\n";
-    std::cout << (f.all_full() ? "pass: every figure is 100%\n" : "FAIL: a figure is below 100%\n");
+    print_verdict(f.all_full(), "pass: every figure is 100%\n");
 }
 
 int cmd_r0_campaign(const Argv& argv) {
+    const auto stop = stop_on_interrupt();  // first: a signal during the set-up is not lost either
     Args args("r0 campaign", argv, {"--json", "--help"}, {"--cases", "--seed", "--policy"});
     if (args.flag("--help")) {
         std::cout << "usage: deskcheck r0 campaign [--cases N] [--seed S] [--policy P] [--json]\n"
@@ -152,10 +173,11 @@ int cmd_r0_campaign(const Argv& argv) {
     const std::uint64_t s = seed.value_or(1);
     const std::uint64_t n = cases.value_or(default_cases);
     if (!args.flag("--json")) std::cout << "seed " << s << ", " << n << " cases, policy " << policy_name << "\n" << std::flush;
-    const r0::R0CampaignResult r = r0::run_r0_campaign(s, n, policy.policy.get(), policy.recovery.get());
+    const r0::R0CampaignResult r = r0::run_r0_campaign(s, n, policy.policy.get(), policy.recovery.get(), stop);
     const std::string reproduce = "deskcheck r0 campaign --seed " + std::to_string(s) + " --cases " + std::to_string(n) + " --policy " + policy_name;
     if (args.flag("--json")) {
-        Json j{{"property", "failure_leaves_nothing"}, {"seed", s}, {"cases", r.cases}, {"policy", policy_name}, {"violations", r.violations},
+        Json j{{"property", "failure_leaves_nothing"}, {"seed", s}, {"cases", r.cases}, {"cases_planned", n}, {"interrupted", interrupted_json()},
+               {"policy", policy_name}, {"violations", r.violations},
                {"distribution", {{"failure_at_operation", r.at_operation}, {"with_other_programs", r.with_others},
                                  {"with_windows", r.with_ui}, {"with_a_null_value", r.null_values},
                                  {"crashed", r.crashed}, {"recovered", r.recovered}, {"recovery_crashed", r.recovery_crashed}}}};
@@ -166,19 +188,20 @@ int cmd_r0_campaign(const Argv& argv) {
         }
         std::cout << dump_json(j) << "\n";
     } else {
+        if (interrupted()) std::cout << interrupted_line(std::to_string(r.cases) + " of " + std::to_string(n) + " cases", "the counts so far") << "\n";
         std::cout << r.cases << " cases run; failure at an operation " << r.at_operation << ", other programs writing " << r.with_others
                   << ", with windows " << r.with_ui << ", with a field holding no value " << r.null_values << "\n";
         std::cout << "killed mid-task and recovered in process from the journal " << r.crashed << ", of which the recovery undid steps "
                   << r.recovered << ", the recovery itself killed and re-run " << r.recovery_crashed << "\n";
         if (!r.shrunk) {
-            std::cout << "failure_leaves_nothing: no violation\n";
+            std::cout << "failure_leaves_nothing: no violation" << (interrupted() ? " in the cases run" : "") << "\n";
         } else {
             std::cout << "failure_leaves_nothing VIOLATED: " << printable(*r.shrunk->violation) << "\n"
                       << "smallest case: " << printable(r0::describe_case(*r.shrunk)) << "\n"
                       << dump_json(sim::r0_fixture_to_json(r.shrunk->fixture)) << "\nreproduce: " << reproduce << "\n";
         }
     }
-    return r.violations == 0 ? exit_ok : exit_violation;
+    return exit_code_or(r.violations == 0 ? exit_ok : exit_violation);
 }
 
 // deskcheck r0 recover DIR [--crash-at N]: recovery from DIR/journal.jsonl alone (a fresh process).
@@ -200,10 +223,19 @@ int cmd_r0_recover(const Argv& argv) {
     return r.code;
 }
 
-// deskcheck r0 serve: deskcheck's own undo tool behind the process protocol (schema/r0-adapter-1),
+// deskcheck r0 serve: deskcheck's own undo tool behind the process protocol (schema/r0-adapter-2),
 // on real folders; its journal for ROOT is ROOT.journal.jsonl. Measure it with
 // `deskcheck r0 --adapter-cmd "deskcheck r0 serve"`: the protocol carries a tool that passes.
-int cmd_r0_serve() {
+// Every answer echoes its request's "id"; a request without one (a non-negative integer) is
+// answered {"error": ...} (without an id: there is none to echo).
+int cmd_r0_serve(const Argv& argv) {
+    if (!argv.empty() && argv.front() == "--help") {
+        std::cout << "usage: deskcheck r0 serve\n"
+                     "  deskcheck's undo tool behind the adapter protocol (schema/r0-adapter-2.schema.json): one JSON\n"
+                     "  request per line on stdin, one answer per line on stdout carrying the request's id.\n";
+        return exit_ok;
+    }
+    if (!argv.empty()) return usage_error("r0 serve", "unexpected argument '" + printable(argv.front()) + "' (r0 serve takes none)");
     struct Served {
         std::unique_ptr<host::RealFiles> files;
         std::unique_ptr<host::FileJournal> journal;
@@ -229,7 +261,10 @@ int cmd_r0_serve() {
         Json ans;
         const std::string op = req.is_object() && req.contains("op") && req["op"].is_string() ? req["op"].get<std::string>() : "";
         const std::string root = req.is_object() && req.contains("root") && req["root"].is_string() ? req["root"].get<std::string>() : "";
-        if (op.empty() || root.empty()) {
+        const bool has_id = req.is_object() && req.contains("id") && req["id"].is_number_unsigned();
+        if (!has_id) {
+            ans = Json{{"error", "a request needs an \"id\" (a non-negative integer, echoed in the answer)"}};
+        } else if (op.empty() || root.empty()) {
             ans = Json{{"error", "a request needs \"op\" and \"root\""}};
         } else if (op == "apply") {
             const auto decoded = sim::r0_fixture_from_json(Json{{"format", sim::r0_fixture_format}, {"name", "served"}, {"summary", ""},
@@ -260,6 +295,11 @@ int cmd_r0_serve() {
         } else {
             ans = Json{{"error", "unknown op \"" + op + "\""}};
         }
+        if (has_id) {
+            Json with_id{{"id", req["id"]}};
+            with_id.update(ans);
+            ans = std::move(with_id);
+        }
         std::cout << ans.dump() << "\n" << std::flush;
     }
     return exit_ok;
@@ -270,6 +310,7 @@ void print_real(const r0::RealBenchResult& b) {
               << b.fixtures_skipped << " with UI steps skipped: no real desktop)\n\n";
     std::cout << "| fixture | failure point | residue (bytes, modes, tree) | undone/executed | journal | note |\n";
     for (const auto& r : b.rows) print_row(r, r.note);
+    if (interrupted()) std::cout << "\n" << interrupted_line(of_fixtures(b.fixtures_run, b.fixtures_planned)) << "\n";
     const auto& f = b.figures;
     std::cout << "\nR0-residue        " << percent(f.residue) << " (" << f.residue.of << " failure injections on real folders)\n";
     std::cout << "R0-rollback       " << percent(f.rollback) << "\n";
@@ -277,7 +318,7 @@ void print_real(const r0::RealBenchResult& b) {
     std::cout << "normal path + undo restored byte for byte: " << f.normal_undo.ok << "/" << f.normal_undo.of << "\n";
     std::cout << "undos that themselves failed (no space), reported as failed: " << f.undo_failure_reported.ok << "/"
               << f.undo_failure_reported.of << "\n";
-    std::cout << (f.all_full() ? "pass: every figure is 100%\n" : "FAIL: a figure is below 100%\n");
+    print_verdict(f.all_full(), "pass: every figure is 100%\n");
 }
 
 int print_crash(const r0::CrashResult& c) {
@@ -289,10 +330,70 @@ int print_crash(const r0::CrashResult& c) {
                   << " | " << r.recovery_crashes << " | " << (r.failures.empty() ? "" : printable(r.failures.front())) << " |\n";
     }
     if (!c.error.empty()) std::cout << "error: " << printable(c.error) << "\n";
+    if (interrupted()) std::cout << "\n" << interrupted_line(std::to_string(c.crash_points) + " crash points") << "\n";
     std::cout << "\ncrash points: " << c.crash_points << "; folder byte-identical to before the task after recovery: " << c.restored << "/"
               << c.crash_points << "; recoveries killed and re-run: " << c.recovery_crashes << "\n";
-    std::cout << (c.pass() ? "pass: every crash point recovered\n" : "FAIL: a crash point did not recover\n");
-    return c.pass() ? exit_ok : exit_violation;
+    if (interrupted()) std::cout << "interrupted: the rows so far only (the last one partial)\n";
+    else std::cout << (c.pass() ? "pass: every crash point recovered\n" : "FAIL: a crash point did not recover\n");
+    return exit_code_or(c.pass() ? exit_ok : exit_violation);
+}
+
+
+// The r0 modes and the options each one uses: any other option given is exit 2 (issue 25: never
+// silently ignored).
+enum class R0Mode : std::uint8_t { Bench, Real, AdapterCmd, Crash, Links, PowerCut };
+
+std::string mode_name(R0Mode m) {
+    switch (m) {
+        case R0Mode::Bench: return "r0 (the bench)";
+        case R0Mode::Real: return "r0 --real";
+        case R0Mode::AdapterCmd: return "r0 --adapter-cmd";
+        case R0Mode::Crash: return "r0 --crash";
+        case R0Mode::Links: return "r0 --links";
+        case R0Mode::PowerCut: return "r0 --power-cut";
+    }
+    return "r0";
+}
+
+bool mode_uses(R0Mode m, const std::string& option) {
+    if (option == "--adapter" || option == "--policy") return m == R0Mode::Bench;
+    if (option == "--adapter-cmd" || option == "--adapter-timeout-ms") return m == R0Mode::AdapterCmd;
+    if (option == "--without") return m == R0Mode::PowerCut;
+    return true;  // --json, --fixtures, --generated, --seed
+}
+
+// The mode the options choose; a usage error in `args` when they contradict each other.
+R0Mode choose_mode(Args& args) {
+    const auto adapter_cmd = args.option("--adapter-cmd");
+    if (adapter_cmd && adapter_cmd->find_first_not_of(" \t\r\n\v\f") == std::string::npos)
+        args.fail("--adapter-cmd is empty: name the adapter's command (r0 --real measures deskcheck itself)");
+    std::vector<std::string> modes;
+    for (const char* flag : {"--real", "--crash", "--links", "--power-cut"}) {
+        if (args.flag(flag)) modes.emplace_back(flag);
+    }
+    if (modes.size() > 1) args.fail(modes[0] + " and " + modes[1] + " are two modes: choose one");
+    if (args.flag("--crash")) return R0Mode::Crash;
+    if (args.flag("--links")) return R0Mode::Links;
+    if (args.flag("--power-cut") || args.option("--without")) return R0Mode::PowerCut;
+    if (adapter_cmd) return R0Mode::AdapterCmd;
+    return args.flag("--real") ? R0Mode::Real : R0Mode::Bench;
+}
+
+// The first option given that `mode` does not use, as a usage error in `args`.
+void refuse_unused(Args& args, R0Mode mode) {
+    for (const char* option : {"--adapter", "--policy", "--adapter-cmd", "--adapter-timeout-ms", "--without"}) {
+        if (args.ok() && args.option(option) && !mode_uses(mode, option)) args.fail(std::string(option) + " is not used by " + mode_name(mode));
+    }
+}
+
+Json crash_json(const r0::CrashResult& crash) {
+    Json rows = Json::array();
+    for (const auto& r : crash.rows) {
+        rows.push_back(Json{{"fixture", r.fixture}, {"task", r.mode}, {"crash_points", r.crash_points}, {"restored", r.restored},
+                            {"recovery_crashes", r.recovery_crashes}, {"failures", r.failures}});
+    }
+    return Json{{"interrupted", interrupted_json()}, {"rows", rows}, {"crash_points", crash.crash_points}, {"restored", crash.restored},
+                {"recovery_crashes", crash.recovery_crashes}, {"error", crash.error}, {"pass", crash.pass() && !interrupted()}};
 }
 
 // r0 --links: every point, the failed ones in full; the figures; exit 0 only when every point held.
@@ -304,7 +405,7 @@ int print_links(const r0::LinksResult& l, bool json) {
                                   {"sentinel_untouched", p.sentinel_untouched}, {"named", p.named}, {"held", p.held()}, {"why", p.why}});
         }
         std::cout << dump_json(Json{{"points", points}, {"count", l.points.size()}, {"crossed", l.crossed}, {"held", l.held},
-                                    {"interrupted", l.interrupted}, {"error", l.error}, {"pass", l.pass()}})
+                                    {"interrupted", interrupted_json()}, {"error", l.error}, {"pass", l.pass()}})
                   << "\n";
         return l.pass() ? exit_ok : exit_violation;
     }
@@ -321,7 +422,7 @@ int print_links(const r0::LinksResult& l, bool json) {
     if (!l.error.empty()) std::cout << "error: " << printable(l.error) << "\n";
     std::cout << "\npoints: " << l.points.size() << "; a later operation met the link: " << l.crossed
               << "; held (outside untouched, refusal reported): " << l.held << "/" << l.points.size() << "\n";
-    if (l.interrupted) std::cout << "interrupted\n";
+    if (l.interrupted) std::cout << interrupted_line(std::to_string(l.points.size()) + " points") << "\n";
     std::cout << (l.pass() ? "pass: every point held\n" : "FAIL: a point did not hold\n");
     return l.pass() ? exit_ok : exit_violation;
 }
@@ -331,19 +432,24 @@ int print_links(const r0::LinksResult& l, bool json) {
 int cmd_r0(const Argv& argv) {
     if (!argv.empty() && argv.front() == "campaign") return cmd_r0_campaign(Argv(argv.begin() + 1, argv.end()));
     if (!argv.empty() && argv.front() == "recover") return cmd_r0_recover(Argv(argv.begin() + 1, argv.end()));
-    if (!argv.empty() && argv.front() == "serve") return cmd_r0_serve();
+    if (!argv.empty() && argv.front() == "serve") return cmd_r0_serve(Argv(argv.begin() + 1, argv.end()));
+    const auto stop = stop_on_interrupt();  // first: a signal while the fixtures load is not lost either
     Args args("r0", argv, {"--json", "--help", "--real", "--crash", "--links", "--power-cut"},
               {"--adapter", "--fixtures", "--generated", "--seed", "--policy", "--adapter-cmd", "--adapter-timeout-ms", "--without"});
     if (args.flag("--help")) {
         std::cout << "usage: deskcheck r0 [--json] [--adapter deskcheck|naive] [--fixtures DIR] [--generated N] [--seed S] [--policy P]\n"
-                     "       deskcheck r0 --real [--adapter-cmd CMD [--adapter-timeout-ms MS]] [--fixtures DIR] [--generated N]\n"
-                     "       deskcheck r0 --crash [--fixtures DIR] [--generated N] [--seed S]\n"
-                     "       deskcheck r0 --links [--fixtures DIR] [--generated N] [--seed S] [--json]\n"
+                     "       deskcheck r0 --real [--json] [--fixtures DIR] [--generated N] [--seed S]\n"
+                     "       deskcheck r0 --adapter-cmd CMD [--adapter-timeout-ms MS] [--json] [--fixtures DIR] [--generated N] [--seed S]\n"
+                     "       deskcheck r0 --crash [--json] [--fixtures DIR] [--generated N] [--seed S]\n"
+                     "       deskcheck r0 --links [--json] [--fixtures DIR] [--generated N] [--seed S]\n"
                      "       deskcheck r0 --power-cut [--without OP.PRIMITIVE] [--json] [--fixtures DIR] [--generated N] [--seed S]\n"
                      "       deskcheck r0 recover DIR\n"
+                     "       deskcheck r0 serve\n"
                      "       deskcheck r0 campaign [--cases N] [--seed S] [--policy P] [--json]\n"
                      "  --real: the file fixtures on fresh temporary folders; --adapter-cmd: another tool through\n"
-                     "  line-delimited JSON on its stdin/stdout (schema/r0-adapter-1.schema.json; implies --real);\n"
+                     "  line-delimited JSON on its stdin/stdout (schema/r0-adapter-2.schema.json: every answer echoes\n"
+                     "  its request's id; implies --real), in a process group of its own killed at the end, each\n"
+                     "  request written and answered within MS (default 5000, 1..600000);\n"
                      "  --crash: SIGKILL at every journal write and effect, recovery in a fresh process.\n"
                      "  --links: every folder on the paths swapped for a link to a tree outside the root, at every\n"
                      "  point; exit 0 only when nothing outside changed and every refusal was reported.\n"
@@ -353,15 +459,24 @@ int cmd_r0(const Argv& argv) {
                      "  R0: after a failure injected at every step, every operation (no space, permission denied, a\n"
                      "  partial write, a UI failure) and into the undo itself, what is left behind. Fixtures: the files\n"
                      "  of DIR (default corpus/r0) and N generated ones (default 8, seed 1). Figures: R0-residue,\n"
-                     "  R0-rollback, R0-traceability, normal path + undo. Exit 0 all 100%, 1 any below, 2 bad usage.\n";
+                     "  R0-rollback, R0-traceability, normal path + undo. An option the mode does not use is an error.\n"
+                     "  Ctrl-C (SIGINT) or SIGTERM: the rows so far, marked interrupted, temporary folders removed.\n"
+                     "  Exit 0 all 100%, 1 any below, 2 bad usage or an adapter that broke the protocol,\n"
+                     "  130 / 143 interrupted.\n";
         return exit_ok;
     }
+    const R0Mode mode = choose_mode(args);
+    refuse_unused(args, mode);
     const std::string adapter = args.option("--adapter").value_or("deskcheck");
     const std::string policy_name = args.option("--policy").value_or("current");
     const auto generated = args.number("--generated");
     const auto seed = args.number("--seed");
+    const auto timeout = args.number("--adapter-timeout-ms");
     if (args.ok() && !r0::make_adapter(adapter)) args.fail("unknown --adapter '" + adapter + "' (deskcheck, naive)");
     if (args.ok() && generated && *generated > generated_max) args.fail("--generated must be 0.." + std::to_string(generated_max));
+    if (args.ok() && seed && generated && *generated == 0) args.fail("--seed is not used with --generated 0 (no fixture is generated)");
+    if (args.ok() && timeout && (*timeout == 0 || *timeout > adapter_timeout_ms_max))
+        args.fail("--adapter-timeout-ms must be 1.." + std::to_string(adapter_timeout_ms_max));
     if (args.ok() && !args.positional().empty()) args.fail("unexpected argument '" + args.positional().front() + "'");
     r0::PolicyChoice policy = r0::make_policy(policy_name);
     if (args.ok() && !policy.known) args.fail("unknown --policy '" + policy_name + "'");
@@ -373,38 +488,29 @@ int cmd_r0(const Argv& argv) {
     const std::size_t from_files = fixtures.size();
     const std::uint64_t s = seed.value_or(1);
     for (auto& f : r0::generated_fixtures(s, generated.value_or(default_generated))) fixtures.push_back(std::move(f));
-    const auto adapter_cmd = args.option("--adapter-cmd");
-    if (args.flag("--links")) return print_links(r0::run_links_bench(fixtures), args.flag("--json"));
-    if (args.flag("--power-cut") || args.option("--without")) return r0_power_cut(fixtures, s, args.flag("--json"), args.option("--without"));
-    if (args.flag("--crash")) {
-        const r0::CrashResult crash = r0::run_crash_bench(fixtures, "/proc/self/exe");
+    if (mode == R0Mode::Links) return exit_code_or(print_links(r0::run_links_bench(fixtures, stop), args.flag("--json")));
+    if (mode == R0Mode::PowerCut) return r0_power_cut(fixtures, s, args.flag("--json"), args.option("--without"));
+    if (mode == R0Mode::Crash) {
+        const r0::CrashResult crash = r0::run_crash_bench(fixtures, "/proc/self/exe", std::nullopt, stop);
         if (!args.flag("--json")) return print_crash(crash);
-        Json rows = Json::array();
-        for (const auto& r : crash.rows) {
-            rows.push_back(Json{{"fixture", r.fixture}, {"task", r.mode}, {"crash_points", r.crash_points}, {"restored", r.restored},
-                                {"recovery_crashes", r.recovery_crashes}, {"failures", r.failures}});
-        }
-        std::cout << dump_json(Json{{"rows", rows}, {"crash_points", crash.crash_points}, {"restored", crash.restored},
-                                    {"recovery_crashes", crash.recovery_crashes}, {"error", crash.error}, {"pass", crash.pass()}})
-                  << "\n";
-        return crash.pass() ? exit_ok : exit_violation;
+        std::cout << dump_json(crash_json(crash)) << "\n";
+        return exit_code_or(crash.pass() ? exit_ok : exit_violation);
     }
-    if (args.flag("--real") || adapter_cmd) {
-        const auto timeout = args.number("--adapter-timeout-ms");
-        const int ms = static_cast<int>(std::min<std::uint64_t>(timeout.value_or(r0::adapter_timeout_ms_default), 600'000));
-        const r0::RealBenchResult real = r0::run_real_bench(adapter_cmd.value_or(""), fixtures, ms);
+    if (mode == R0Mode::Real || mode == R0Mode::AdapterCmd) {
+        const int ms = static_cast<int>(timeout.value_or(r0::adapter_timeout_ms_default));
+        const r0::RealBenchResult real = r0::run_real_bench(args.option("--adapter-cmd").value_or(""), fixtures, ms, stop);
         if (!real.error.empty()) {
-            std::cerr << "deskcheck r0: " << printable(real.error) << "\n";
+            std::cerr << "deskcheck r0: " << printable(real.error, adapter_error_bytes_max) << "\n";
             return exit_usage;
         }
-        if (args.flag("--json")) std::cout << dump_json(bench_json(r0::R0BenchResult{real.tool, real.rows, real.figures})) << "\n";
+        if (args.flag("--json")) std::cout << dump_json(bench_json(r0::R0BenchResult{real.tool, real.rows, real.figures, real.fixtures_run, real.interrupted})) << "\n";
         else print_real(real);
-        return real.figures.all_full() ? exit_ok : exit_violation;
+        return exit_code_or(real.figures.all_full() ? exit_ok : exit_violation);
     }
-    const r0::R0BenchResult result = r0::run_r0_bench(adapter, fixtures, policy.policy.get());
+    const r0::R0BenchResult result = r0::run_r0_bench(adapter, fixtures, policy.policy.get(), stop);
     if (args.flag("--json")) std::cout << dump_json(bench_json(result)) << "\n";
     else print_bench(result, from_files, fixtures.size() - from_files, s);
-    return result.figures.all_full() ? exit_ok : exit_violation;
+    return exit_code_or(result.figures.all_full() ? exit_ok : exit_violation);
 }
 
 }  // namespace deskcheck::cli

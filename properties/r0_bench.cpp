@@ -282,10 +282,16 @@ R0Run run_normal_then_undo(R0Adapter& adapter, const sim::R0Fixture& f) {
     return run;
 }
 
-R0BenchResult run_r0_bench(const std::string& adapter, const std::vector<sim::R0Fixture>& fixtures, const UndoPolicy* policy) {
+R0BenchResult run_r0_bench(const std::string& adapter, const std::vector<sim::R0Fixture>& fixtures, const UndoPolicy* policy,
+                           const StopRequest& stop) {
     R0BenchResult out;
     out.adapter = adapter;
-    for (const sim::R0Fixture& f : fixtures) bench_fixture(adapter, f, policy, out);
+    for (const sim::R0Fixture& f : fixtures) {
+        out.interrupted = stop && stop();
+        if (out.interrupted) break;
+        bench_fixture(adapter, f, policy, out);
+        ++out.fixtures_done;
+    }
     out.figures = tally_rows(out.rows);
     return out;
 }

@@ -3,6 +3,7 @@
 // partial write, a UI failure), an undo that itself fails, and the normal path + undo.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -68,7 +69,12 @@ struct R0BenchResult {
     std::string adapter;
     std::vector<R0Row> rows;
     R0Figures figures;
+    std::size_t fixtures_done = 0;
+    bool interrupted = false;  // the stop request said stop: the rows of the fixtures done
 };
+
+// A stop request (the CLI's SIGINT/SIGTERM), looked at between fixtures, cases, rows; empty: never.
+using StopRequest = std::function<bool()>;
 
 // One run of the fixture with a failure injected (post-check of a step, or an operation fault).
 R0Run run_once(R0Adapter& adapter, const sim::R0Fixture& f, std::optional<std::uint32_t> fail_at,
@@ -78,7 +84,7 @@ R0Run run_normal_then_undo(R0Adapter& adapter, const sim::R0Fixture& f);
 
 using AdapterFactory = std::unique_ptr<R0Adapter> (*)(const std::string& name, const UndoPolicy* policy);
 R0BenchResult run_r0_bench(const std::string& adapter, const std::vector<sim::R0Fixture>& fixtures,
-                           const UndoPolicy* policy = nullptr);
+                           const UndoPolicy* policy = nullptr, const StopRequest& stop = {});
 
 // The figures over rows (as run_r0_bench counts them), and an apply report from the tool's report.
 R0Figures tally_rows(const std::vector<R0Row>& rows);

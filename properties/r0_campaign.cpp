@@ -142,11 +142,14 @@ R0CaseResult shrink_r0_case(const R0CaseResult& failing, const UndoPolicy* polic
     return best;
 }
 
-R0CampaignResult run_r0_campaign(std::uint64_t seed, std::size_t cases, const UndoPolicy* policy, const R0Recovery* recovery) {
+R0CampaignResult run_r0_campaign(std::uint64_t seed, std::size_t cases, const UndoPolicy* policy, const R0Recovery* recovery,
+                                 const std::function<bool()>& stop) {
     R0CampaignResult out;
     out.seed = seed;
     sim::Prng master(seed);
     for (std::size_t i = 0; i < cases; ++i) {
+        out.interrupted = stop && stop();
+        if (out.interrupted) break;
         sim::Prng rng = master.split();
         R0CaseResult r = run_r0_case(rng, policy, recovery);
         ++out.cases;

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -60,11 +61,13 @@ struct R0CampaignResult {
     // Crash cases: killed mid-task and recovered in process; of those, where the recovery undid at
     // least one step, and where the recovery itself was killed and run again.
     std::size_t crashed = 0, recovered = 0, recovery_crashed = 0;
+    bool interrupted = false;  // the stop request said stop: the cases so far
 };
 
-// Runs `cases` cases from `seed`; stops at the first violation (then shrinks it).
+// Runs `cases` cases from `seed`; stops at the first violation (then shrinks it), or when `stop`
+// (looked at before every case) says stop.
 R0CampaignResult run_r0_campaign(std::uint64_t seed, std::size_t cases, const UndoPolicy* policy,
-                                 const R0Recovery* recovery = nullptr);
+                                 const R0Recovery* recovery = nullptr, const std::function<bool()>& stop = {});
 
 // A fixture and failure point as one readable line ("3 steps: file.write out/new/a.txt, ...; fails after step 2").
 std::string describe_case(const R0CaseResult& c);

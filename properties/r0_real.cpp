@@ -13,6 +13,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <functional>
 #include <nlohmann/json.hpp>
 
 #include "host/journal_read.h"
@@ -89,36 +90,46 @@ private:
     std::string task_;
 };
 
-// ---- another tool through a process boundary (R-8) ----
+// ---- another tool through a process boundary (R-8; schema/r0-adapter-2.schema.json) ----
 
 std::string clip(const std::string& s, std::size_t n = 200) { return s.size() > n ? s.substr(0, n) + "..." : s; }
 
+using Clock = std::chrono::steady_clock;
+
+// The adapter: `/bin/sh -c CMD` leading a process group of its own (host/process_group.h), fed
+// through a non-blocking pipe. Every request carries "id": 1, 2, ...; its answer must carry the
+// same id, and nothing may arrive while no request is outstanding. Every wait — writing the
+// request, reading the answer — has the request's deadline and looks at `stop`; any failure ends
+// the whole group, as does the end of the bench (finish) and the destructor.
 class ProcessTool final : public RealTool {
 public:
-    ProcessTool(std::string command, int timeout_ms) : command_(std::move(command)), timeout_ms_(timeout_ms) {
+    ProcessTool(std::string command, int timeout_ms, host::StopRequested stop)
+        : command_(std::move(command)), timeout_ms_(timeout_ms), stop_(std::move(stop)) {
         std::signal(SIGPIPE, SIG_IGN);  // an adapter that exits early gives EPIPE, an error value, not a dead bench
     }
-    ~ProcessTool() override { stop(); }
+    ~ProcessTool() override { kill_now(); }
     ProcessTool(const ProcessTool&) = delete;
     ProcessTool& operator=(const ProcessTool&) = delete;
     std::string name() const override { return command_; }
 
     std::string apply(const Workspace& ws, const sim::R0Fixture& f, std::optional<std::uint32_t> fail_at, bool allow,
                       ApplyReport& out) override {
-        Json req{{"op", "apply"}, {"root", ws.root()}, {"steps", sim::r0_fixture_to_json(f)["steps"]},
-                 {"fail_at", fail_at ? Json(*fail_at) : Json(nullptr)}, {"allow_irreversible", allow}};
+        Json req = new_request("apply", ws);
+        req["steps"] = sim::r0_fixture_to_json(f)["steps"];
+        req["fail_at"] = fail_at ? Json(*fail_at) : Json(nullptr);
+        req["allow_irreversible"] = allow;
         Json ans;
         if (std::string e = request(req, ans); !e.empty()) return e;
         return read_report(req, ans, out);
     }
     std::string undo(const Workspace& ws, ApplyReport& out) override {
-        Json req{{"op", "undo"}, {"root", ws.root()}};
+        const Json req = new_request("undo", ws);
         Json ans;
         if (std::string e = request(req, ans); !e.empty()) return e;
         return read_report(req, ans, out);
     }
     std::string journal(const Workspace& ws, std::optional<std::vector<std::string>>& out) override {
-        Json req{{"op", "journal"}, {"root", ws.root()}};
+        const Json req = new_request("journal", ws);
         Json ans;
         if (std::string e = request(req, ans); !e.empty()) return e;
         if (!ans.contains("lines")) return where(req) + ": the answer has no \"lines\" (an array of strings, or null): " + clip(ans.dump());
@@ -136,8 +147,26 @@ public:
         return "";
     }
 
+    // The end of the bench: stdin closed, up to 1 s for the adapter to leave, then its whole group
+    // killed (background children included). Anything it wrote after its last answer is an error.
+    std::string finish() override {
+        if (!group_.running()) return "";
+        std::string e = surplus(last_id_);
+        if (e.empty()) {
+            close_fd(to_);
+            group_.wait_leader(finish_grace_ms, stop_);
+            e = surplus(last_id_);
+        }
+        kill_now();
+        return e;
+    }
+
 private:
-    std::string where(const Json& req) const { return "adapter `" + command_ + "`, request " + clip(req.dump(), 160); }
+    static constexpr int finish_grace_ms = 1000;
+
+    Json new_request(const char* op, const Workspace& ws) { return Json{{"id", ++last_id_}, {"op", op}, {"root", ws.root()}}; }
+
+    std::string where(const Json& req) const { return "adapter `" + clip(command_, 120) + "`, request " + clip(req.dump(), 160); }
 
     std::string read_report(const Json& req, const Json& ans, ApplyReport& out) const {
         auto steps = [&](const char* key, std::vector<std::uint32_t>& into) -> bool {
@@ -162,6 +191,11 @@ private:
         return "";
     }
 
+    static void close_fd(int& fd) {
+        if (fd >= 0) ::close(fd);
+        fd = -1;
+    }
+
     std::string start() {
         int in[2];
         int outp[2];
@@ -171,66 +205,125 @@ private:
             ::close(in[1]);
             return "adapter `" + command_ + "`: pipe failed";
         }
-        std::fflush(nullptr);
-        pid_ = ::fork();
-        if (pid_ < 0) return "adapter `" + command_ + "`: fork failed";
-        if (pid_ == 0) {
-            ::setpgid(0, 0);
-            ::dup2(in[0], 0);
-            ::dup2(outp[1], 1);
-            ::execl("/bin/sh", "sh", "-c", command_.c_str(), static_cast<char*>(nullptr));
-            ::_exit(127);
-        }
-        ::setpgid(pid_, pid_);
+        std::string error;
+        host::adopt_orphans();  // a descendant that leaves the group comes back to us when its parent dies
+        group_ = host::ChildGroup::start(
+            [&] {
+                ::dup2(in[0], 0);
+                ::dup2(outp[1], 1);
+                ::execl("/bin/sh", "sh", "-c", command_.c_str(), static_cast<char*>(nullptr));
+            },
+            error);
         ::close(in[0]);
         ::close(outp[1]);
         to_ = in[1];
         from_ = outp[0];
+        if (!group_.running()) {
+            kill_now();
+            return "adapter `" + command_ + "`: " + error;
+        }
+        ::fcntl(to_, F_SETFL, ::fcntl(to_, F_GETFL) | O_NONBLOCK);  // a write never blocks: poll and the deadline do
+        ::fcntl(from_, F_SETFL, ::fcntl(from_, F_GETFL) | O_NONBLOCK);
         return "";
     }
 
-    void stop() {
-        if (pid_ <= 0) return;
-        if (to_ >= 0) ::close(to_);
-        to_ = -1;
-        int status = 0;
-        for (int i = 0; i < 100 && ::waitpid(pid_, &status, WNOHANG) == 0; ++i) ::usleep(10'000);  // up to 1 s to leave
-        if (::waitpid(pid_, &status, WNOHANG) == 0) {
-            ::kill(-pid_, SIGKILL);
-            ::waitpid(pid_, &status, 0);
-        }
-        if (from_ >= 0) ::close(from_);
-        from_ = -1;
-        pid_ = -1;
-    }
-
+    // The whole group killed and reaped, the pipes closed.
     void kill_now() {
-        if (pid_ <= 0) return;
-        ::kill(-pid_, SIGKILL);
-        int status = 0;
-        ::waitpid(pid_, &status, 0);
-        if (to_ >= 0) ::close(to_);
-        if (from_ >= 0) ::close(from_);
-        to_ = from_ = -1;
-        pid_ = -1;
+        const pid_t leader = group_.pid();
+        group_.end();
+        if (leader > 0) host::end_adopted(leader);  // whatever left the group (setsid) and was adopted
+        close_fd(to_);
+        close_fd(from_);
+        buffer_.clear();
     }
 
-    // One request line out, one answer line back within the timeout (a poll with a deadline).
-    std::string request(const Json& req, Json& ans) {
-        if (pid_ <= 0) {
-            if (std::string e = start(); !e.empty()) return e;
+    // What the adapter has written so far, without waiting; false at end of file or an error.
+    bool drain() {
+        char buf[4096];
+        for (;;) {
+            if (from_ < 0 || buffer_.size() > adapter_line_bytes_max) return true;
+            const ssize_t n = ::read(from_, buf, sizeof buf);
+            if (n > 0) {
+                buffer_.append(buf, static_cast<std::size_t>(n));
+                continue;
+            }
+            if (n < 0 && errno == EINTR) continue;
+            return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
         }
+    }
+
+    // An error when the adapter wrote while no request was outstanding (a surplus answer, two
+    // lines for one request, a line after the last answer); `answered`: the last request answered.
+    std::string surplus(std::uint64_t answered) {
+        drain();
+        if (buffer_.empty()) return "";
+        const std::string text = buffer_.substr(0, buffer_.find('\n'));
+        const std::string when = answered == 0 ? "before the first request" : "after the answer to request " + std::to_string(answered);
+        return "adapter `" + clip(command_, 120) + "`: protocol error: a line arrived while no request was outstanding (" + when + "): " + clip(text) +
+               " (the adapter was killed)";
+    }
+
+    // Waits until `fd` is ready for `events`, the deadline passes or stop() says stop: "" when
+    // ready, else what happened (the adapter is then killed).
+    std::string wait_for(int fd, short events, Clock::time_point deadline, const Json& req, const char* doing) {
+        for (;;) {
+            if (host::stop_now(stop_)) {
+                kill_now();
+                return where(req) + ": interrupted " + std::string(doing) + " (the adapter was killed)";
+            }
+            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+            if (left <= 0) {
+                kill_now();
+                return where(req) + ": " + (events == POLLOUT ? "the adapter did not read the request" : "no answer") + " within " +
+                       std::to_string(timeout_ms_) + " ms (the adapter was killed)";
+            }
+            pollfd p{fd, events, 0};
+            const int rc = ::poll(&p, 1, static_cast<int>(std::min<long long>(left, host::stop_poll_ms)));
+            if (rc > 0) return "";  // ready, or POLLERR / POLLHUP: the next write or read says which
+        }
+    }
+
+    // The request line out through the non-blocking pipe, within the deadline.
+    std::string send(const Json& req, Clock::time_point deadline) {
         const std::string line = req.dump() + "\n";
         std::size_t sent = 0;
         while (sent < line.size()) {
             const ssize_t n = ::write(to_, line.data() + sent, line.size() - sent);
-            if (n <= 0) {
-                kill_now();
-                return where(req) + ": the adapter closed its stdin (exited?) before the request was sent";
+            if (n > 0) {
+                sent += static_cast<std::size_t>(n);
+                continue;
             }
-            sent += static_cast<std::size_t>(n);
+            if (n < 0 && errno == EINTR) continue;
+            if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+                if (std::string e = wait_for(to_, POLLOUT, deadline, req, "while writing the request"); !e.empty()) return e;
+                continue;
+            }
+            kill_now();
+            return where(req) + ": the adapter closed its stdin (exited?) before the request was sent";
         }
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms_);
+        return "";
+    }
+
+    // The answer must carry the request's id.
+    std::string check_id(const Json& req, const Json& ans, const std::string& text) const {
+        if (!ans.contains("id")) return where(req) + ": protocol error: the answer has no \"id\" (it must echo the request's): " + clip(text);
+        if (ans["id"] != req["id"])
+            return where(req) + ": protocol error: the answer carries \"id\" " + clip(ans["id"].dump(), 40) + ", not the request's " +
+                   req["id"].dump() + ": " + clip(text);
+        return "";
+    }
+
+    // One request line out, one answer line back, both within the timeout (poll with a deadline).
+    std::string request(const Json& req, Json& ans) {
+        if (!group_.running()) {
+            if (std::string e = start(); !e.empty()) return e;
+        }
+        if (std::string e = surplus(last_id_ - 1); !e.empty()) {
+            kill_now();
+            return e;
+        }
+        const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms_);
+        if (std::string e = send(req, deadline); !e.empty()) return e;
         for (;;) {
             const auto nl = buffer_.find('\n');
             if (nl != std::string::npos) {
@@ -241,6 +334,10 @@ private:
                     kill_now();
                     return where(req) + ": the answer is not a JSON object: " + clip(text);
                 }
+                if (std::string e = check_id(req, ans, text); !e.empty()) {
+                    kill_now();
+                    return e + " (the adapter was killed)";
+                }
                 if (ans.contains("error") && ans["error"].is_string()) return where(req) + ": the adapter answered an error: " + ans["error"].get<std::string>();
                 return "";
             }
@@ -248,30 +345,22 @@ private:
                 kill_now();
                 return where(req) + ": an answer line longer than " + std::to_string(adapter_line_bytes_max) + " bytes";
             }
-            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
-            if (left <= 0) {
-                kill_now();
-                return where(req) + ": no answer within " + std::to_string(timeout_ms_) + " ms (the adapter was killed)";
-            }
-            pollfd p{from_, POLLIN, 0};
-            const int rc = ::poll(&p, 1, static_cast<int>(left));
-            if (rc < 0 && errno == EINTR) continue;
-            if (rc <= 0) continue;
-            char buf[4096];
-            const ssize_t n = ::read(from_, buf, sizeof buf);
-            if (n <= 0) {
+            if (std::string e = wait_for(from_, POLLIN, deadline, req, "while waiting for the answer"); !e.empty()) return e;
+            const bool open = drain();
+            if (!open && buffer_.find('\n') == std::string::npos) {
                 kill_now();
                 return where(req) + ": the adapter closed its stdout (exited) without answering";
             }
-            buffer_.append(buf, static_cast<std::size_t>(n));
         }
     }
 
     std::string command_;
     int timeout_ms_;
-    pid_t pid_ = -1;
+    host::StopRequested stop_;
+    host::ChildGroup group_;
     int to_ = -1;
     int from_ = -1;
+    std::uint64_t last_id_ = 0;
     std::string buffer_;
 };
 
@@ -458,8 +547,8 @@ std::unique_ptr<RealTool> make_in_process_tool(host::FaultShim* shim, bool other
     return std::make_unique<InProcessTool>(shim, others, journal_shim);
 }
 
-std::unique_ptr<RealTool> make_process_tool(const std::string& command, int timeout_ms) {
-    return std::make_unique<ProcessTool>(command, timeout_ms);
+std::unique_ptr<RealTool> make_process_tool(const std::string& command, int timeout_ms, host::StopRequested stop) {
+    return std::make_unique<ProcessTool>(command, timeout_ms, std::move(stop));
 }
 
 std::vector<sim::R0Fixture> disk_fault_fixtures() {
@@ -482,10 +571,11 @@ std::vector<sim::R0Fixture> disk_fault_fixtures() {
     return out;
 }
 
-RealBenchResult run_real_bench(const std::string& tool_command, const std::vector<sim::R0Fixture>& fixtures, int timeout_ms) {
+RealBenchResult run_real_bench(const std::string& tool_command, const std::vector<sim::R0Fixture>& fixtures, int timeout_ms,
+                               const host::StopRequested& stop) {
     RealBenchResult out;
     const bool in_process = tool_command.empty();
-    std::unique_ptr<RealTool> external = in_process ? nullptr : make_process_tool(tool_command, timeout_ms);
+    std::unique_ptr<RealTool> external = in_process ? nullptr : make_process_tool(tool_command, timeout_ms, stop);
     out.tool = in_process ? "deskcheck (in process)" : tool_command;
     std::vector<sim::R0Fixture> all;
     for (const auto& f : fixtures) {
@@ -496,70 +586,81 @@ RealBenchResult run_real_bench(const std::string& tool_command, const std::vecto
         all.push_back(f);
     }
     for (auto& f : disk_fault_fixtures()) all.push_back(std::move(f));
-    for (sim::R0Fixture f : all) {
-        if (!in_process) f.others.clear();  // another process cannot interleave other programs' writes
-        ++out.fixtures_run;
-        // One row: the reference (in process) decides whether anything was at stake.
-        auto row = [&](RowKind kind, std::optional<std::uint32_t> fail_at, std::optional<std::uint64_t> shim_at, std::string point,
-                       std::optional<std::uint64_t> journal_shim_at = std::nullopt) -> bool {
-            host::FaultShim shim{shim_at.value_or(0), 0};
-            host::FaultShim journal_shim{journal_shim_at.value_or(0), 0};
-            RealRun ref;
-            auto reference = make_in_process_tool(shim_at ? &shim : nullptr, in_process, journal_shim_at ? &journal_shim : nullptr);
-            if (std::string e = real_run(*reference, f, fail_at, kind == RowKind::Normal, ref); !e.empty()) {
-                out.error = f.name + ", " + point + ": " + e;
-                return false;
-            }
-            RealRun r = ref;
-            if (!in_process) {
-                r = RealRun{};
-                if (std::string e = real_run(*external, f, fail_at, kind == RowKind::Normal, r); !e.empty()) {
-                    out.error = e + " (fixture " + f.name + ", " + point + ")";
+    out.fixtures_planned = all.size();
+    // Every row; false when the bench stops (an error, or `stop`: the rows so far, interrupted).
+    auto all_rows = [&]() -> bool {
+        for (sim::R0Fixture f : all) {
+            if (!in_process) f.others.clear();  // another process cannot interleave other programs' writes
+            ++out.fixtures_run;
+            // One row: the reference (in process) decides whether anything was at stake.
+            auto row = [&](RowKind kind, std::optional<std::uint32_t> fail_at, std::optional<std::uint64_t> shim_at, std::string point,
+                           std::optional<std::uint64_t> journal_shim_at = std::nullopt) -> bool {
+                if (host::stop_now(stop)) {
+                    out.interrupted = true;
                     return false;
                 }
+                host::FaultShim shim{shim_at.value_or(0), 0};
+                host::FaultShim journal_shim{journal_shim_at.value_or(0), 0};
+                RealRun ref;
+                auto reference = make_in_process_tool(shim_at ? &shim : nullptr, in_process, journal_shim_at ? &journal_shim : nullptr);
+                if (std::string e = real_run(*reference, f, fail_at, kind == RowKind::Normal, ref); !e.empty()) {
+                    out.error = f.name + ", " + point + ": " + e;
+                    return false;
+                }
+                RealRun r = ref;
+                if (!in_process) {
+                    r = RealRun{};
+                    if (std::string e = real_run(*external, f, fail_at, kind == RowKind::Normal, r); !e.empty()) {
+                        if (host::stop_now(stop)) out.interrupted = true;  // the wait for the adapter was interrupted
+                        else out.error = e + " (fixture " + f.name + ", " + point + ")";
+                        return false;
+                    }
+                }
+                R0Row judged = judge_real(f, kind, point, r, fail_at);
+                if (kind == RowKind::Operation && !r.report.undo_failed_steps.empty()) {  // the fault hit the rollback
+                    judged.kind = RowKind::UndoFault;
+                    judged.point += " (in the undo)";
+                    judged.pass = judged.judgement.honest && judged.judgement.traceability;
+                    judged.note = judged.pass ? "undo failed, reported as failed" : "an undo failed and was not reported";
+                }
+                const R0Run ref_run = as_r0_run(f, ref, fail_at, kind == RowKind::Normal);
+                if (kind != RowKind::Normal && !at_stake(ref_run) && !ref.report.refused) {
+                    judged.applicable = false;
+                    judged.note = "n/a: nothing changed before the failure (but folders another program needs)";
+                }
+                out.rows.push_back(std::move(judged));
+                return true;
+            };
+            const bool disk = f.name.rfind("disk-", 0) == 0;
+            if (disk) {
+                if (!row(RowKind::Operation, std::nullopt, std::nullopt, "the disk refuses step 2")) return false;
+                continue;
             }
-            R0Row judged = judge_real(f, kind, point, r, fail_at);
-            if (kind == RowKind::Operation && !r.report.undo_failed_steps.empty()) {  // the fault hit the rollback
-                judged.kind = RowKind::UndoFault;
-                judged.point += " (in the undo)";
-                judged.pass = judged.judgement.honest && judged.judgement.traceability;
-                judged.note = judged.pass ? "undo failed, reported as failed" : "an undo failed and was not reported";
+            for (std::uint32_t k = 1; k <= f.steps.size(); ++k) {
+                if (!row(RowKind::Step, k, std::nullopt, "step " + std::to_string(k))) return false;
             }
-            const R0Run ref_run = as_r0_run(f, ref, fail_at, kind == RowKind::Normal);
-            if (kind != RowKind::Normal && !at_stake(ref_run) && !ref.report.refused) {
-                judged.applicable = false;
-                judged.note = "n/a: nothing changed before the failure (but folders another program needs)";
+            if (in_process) {  // no space at every mutation (the fault shim: ENOSPC, a write after half its bytes)
+                RealRun dry;
+                auto t = make_in_process_tool(nullptr, true);
+                if (std::string e = real_run(*t, f, std::nullopt, false, dry); !e.empty()) {
+                    out.error = e;
+                    return false;
+                }
+                for (std::uint64_t m = 1; m <= dry.ops.size(); ++m) {
+                    if (!row(RowKind::Operation, std::nullopt, m, "op " + std::to_string(m) + " ENOSPC")) return false;
+                }
+                // The journal's own disk full at each intent line: the step must not act (write-ahead).
+                const std::vector<std::string> lines = dry.journal.value_or(std::vector<std::string>{});
+                for (std::uint64_t n = 1; n <= lines.size(); ++n) {
+                    if (lines[n - 1].find("\"status\":\"intent\"") == std::string::npos) continue;
+                    if (!row(RowKind::Operation, std::nullopt, std::nullopt, "journal line " + std::to_string(n) + " ENOSPC", n)) return false;
+                }
             }
-            out.rows.push_back(std::move(judged));
-            return true;
-        };
-        const bool disk = f.name.rfind("disk-", 0) == 0;
-        if (disk) {
-            if (!row(RowKind::Operation, std::nullopt, std::nullopt, "the disk refuses step 2")) return out;
-            continue;
+            if (!row(RowKind::Normal, std::nullopt, std::nullopt, "normal + undo")) return false;
         }
-        for (std::uint32_t k = 1; k <= f.steps.size(); ++k) {
-            if (!row(RowKind::Step, k, std::nullopt, "step " + std::to_string(k))) return out;
-        }
-        if (in_process) {  // no space at every mutation (the fault shim: ENOSPC, a write after half its bytes)
-            RealRun dry;
-            auto t = make_in_process_tool(nullptr, true);
-            if (std::string e = real_run(*t, f, std::nullopt, false, dry); !e.empty()) {
-                out.error = e;
-                return out;
-            }
-            for (std::uint64_t m = 1; m <= dry.ops.size(); ++m) {
-                if (!row(RowKind::Operation, std::nullopt, m, "op " + std::to_string(m) + " ENOSPC")) return out;
-            }
-            // The journal's own disk full at each intent line: the step must not act (write-ahead).
-            const std::vector<std::string> lines = dry.journal.value_or(std::vector<std::string>{});
-            for (std::uint64_t n = 1; n <= lines.size(); ++n) {
-                if (lines[n - 1].find("\"status\":\"intent\"") == std::string::npos) continue;
-                if (!row(RowKind::Operation, std::nullopt, std::nullopt, "journal line " + std::to_string(n) + " ENOSPC", n)) return out;
-            }
-        }
-        if (!row(RowKind::Normal, std::nullopt, std::nullopt, "normal + undo")) return out;
-    }
+        return true;
+    };
+    if (all_rows() && external) out.error = external->finish();
     out.figures = tally_rows(out.rows);
     return out;
 }
@@ -567,50 +668,60 @@ RealBenchResult run_real_bench(const std::string& tool_command, const std::vecto
 namespace {
 
 struct Spawned {
-    bool killed = false;  // died by SIGKILL
-    int code = -1;        // exit code when it exited
+    bool killed = false;     // died by SIGKILL (its own crash plan)
+    int code = -1;           // exit code when it exited
+    bool stopped = false;    // `stop` said stop while it ran: killed with its group
+    bool timed_out = false;  // ran past crash_child_deadline_ms: killed with its group
 };
 
-Spawned wait_child(pid_t pid) {
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+// `child` (exec or _exit) in a process group of its own, waited for; the group is killed at the
+// end whatever happened, so nothing the child started outlives the crash point.
+Spawned run_child(const std::function<void()>& child, const host::StopRequested& stop) {
+    std::string error;
+    host::ChildGroup group = host::ChildGroup::start(child, error);
+    if (!group.running()) return {};
+    const host::ChildGroup::Wait w = group.wait_leader(crash_child_deadline_ms, stop);
+    const int status = group.end();
     Spawned s;
-    s.killed = WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
-    s.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    s.stopped = w == host::ChildGroup::Wait::Stopped;
+    s.timed_out = w == host::ChildGroup::Wait::TimedOut;
+    s.killed = w == host::ChildGroup::Wait::Exited && host::died_of_sigkill(status);
+    s.code = host::exit_code_of(status);
     return s;
 }
 
 // Recovery in a fresh process, killed at event `crash_at` (0: never).
-Spawned spawn_recovery(const std::string& exe, const std::string& dir, std::uint64_t crash_at) {
-    std::fflush(nullptr);
-    const pid_t pid = ::fork();
-    if (pid < 0) return {};
-    if (pid == 0) {
-        if (!exe.empty()) {
-            const int devnull = ::open("/dev/null", O_WRONLY);
-            if (devnull >= 0) ::dup2(devnull, 1);
-            const std::string at = std::to_string(crash_at);
-            ::execl(exe.c_str(), exe.c_str(), "r0", "recover", dir.c_str(), "--crash-at", at.c_str(), static_cast<char*>(nullptr));
-            ::_exit(126);
-        }
-        host::CrashPlan plan{crash_at, 0};
-        ::_exit(recover_workspace(dir, &plan).code);
-    }
-    return wait_child(pid);
+Spawned spawn_recovery(const std::string& exe, const std::string& dir, std::uint64_t crash_at, const host::StopRequested& stop) {
+    return run_child(
+        [&] {
+            if (!exe.empty()) {
+                const int devnull = ::open("/dev/null", O_WRONLY);
+                if (devnull >= 0) ::dup2(devnull, 1);
+                const std::string at = std::to_string(crash_at);
+                ::execl(exe.c_str(), exe.c_str(), "r0", "recover", dir.c_str(), "--crash-at", at.c_str(), static_cast<char*>(nullptr));
+                ::_exit(126);
+            }
+            host::CrashPlan plan{crash_at, 0};
+            ::_exit(recover_workspace(dir, &plan).code);
+        },
+        stop);
 }
 
 // The task killed at event `at` in a child process.
-Spawned spawn_task(const Workspace& ws, const sim::R0Fixture& f, std::optional<std::uint32_t> fail_at, std::uint64_t at) {
-    std::fflush(nullptr);
-    const pid_t pid = ::fork();
-    if (pid < 0) return {};
-    if (pid == 0) {
-        host::CrashPlan plan{at, 0};
-        run_task(ws, f, fail_at, f.allow_irreversible, &plan);
-        ::_exit(0);
-    }
-    return wait_child(pid);
+Spawned spawn_task(const Workspace& ws, const sim::R0Fixture& f, std::optional<std::uint32_t> fail_at, std::uint64_t at,
+                   const host::StopRequested& stop) {
+    return run_child(
+        [&] {
+            host::CrashPlan plan{at, 0};
+            run_task(ws, f, fail_at, f.allow_irreversible, &plan);
+            ::_exit(0);
+        },
+        stop);
+}
+
+std::string child_failure(const char* what, const Spawned& s) {
+    if (s.timed_out) return std::string(what) + " ran past " + std::to_string(crash_child_deadline_ms) + " ms (killed)";
+    return std::string(what) + " exited " + std::to_string(s.code);
 }
 
 // Events of one uninterrupted run (the number of crash points).
@@ -624,26 +735,31 @@ std::uint64_t count_events(const sim::R0Fixture& f, std::optional<std::uint32_t>
 }
 
 // One crash point: kill the task at `at`, recover (killed once at `recovery_at`, then to the end),
-// compare the folder with before. "" when restored.
+// compare the folder with before. "" when restored; `stopped` when `stop` ended it (the workspace
+// is removed all the same).
 std::string crash_point(const sim::R0Fixture& f, std::optional<std::uint32_t> fail_at, std::uint64_t at, std::uint64_t recovery_at,
-                        const std::string& exe, bool& recovery_crashed) {
+                        const std::string& exe, bool& recovery_crashed, const host::StopRequested& stop, bool& stopped) {
     std::string error;
     const auto ws = make_workspace(f, error);
     if (!ws) return error;
     std::string result;
     const auto before = host::snapshot_tree(ws->root(), error);
-    const Spawned task = before ? spawn_task(*ws, f, fail_at, at) : Spawned{};
+    const Spawned task = before ? spawn_task(*ws, f, fail_at, at, stop) : Spawned{};
     if (!before) {
         result = error;
+    } else if (task.stopped) {
+        stopped = true;
     } else if (!task.killed) {
-        result = "the task was not killed at event " + std::to_string(at) + " (exit " + std::to_string(task.code) + ")";
+        result = task.timed_out ? child_failure("the task", task)
+                                : "the task was not killed at event " + std::to_string(at) + " (exit " + std::to_string(task.code) + ")";
     } else {
-        const Spawned first = spawn_recovery(exe, ws->dir, recovery_at);
+        const Spawned first = spawn_recovery(exe, ws->dir, recovery_at, stop);
+        const Spawned again = first.stopped ? first : spawn_recovery(exe, ws->dir, 0, stop);
         recovery_crashed = first.killed;
-        const Spawned again = spawn_recovery(exe, ws->dir, 0);
         const auto after = host::snapshot_tree(ws->root(), error);
-        if (!first.killed && first.code != 0) result = "recovery exited " + std::to_string(first.code);
-        else if (again.code != 0) result = "recovery (again) exited " + std::to_string(again.code);
+        if (again.stopped) stopped = true;
+        else if (!first.killed && first.code != 0) result = child_failure("recovery", first);
+        else if (again.code != 0) result = child_failure("recovery (again)", again);
         else if (!after) result = error;
         else if (const auto diff = host::tree_diff(*before, *after); !diff.empty()) result = diff.front();
     }
@@ -654,7 +770,7 @@ std::string crash_point(const sim::R0Fixture& f, std::optional<std::uint32_t> fa
 }  // namespace
 
 CrashResult run_crash_bench(const std::vector<sim::R0Fixture>& fixtures, const std::string& recover_exe,
-                            std::optional<std::uint64_t> seed_one_point) {
+                            std::optional<std::uint64_t> seed_one_point, const host::StopRequested& stop) {
     CrashResult out;
     std::uint64_t draw = seed_one_point.value_or(0) * 0x9E3779B97F4A7C15ULL + 1;
     for (sim::R0Fixture f : fixtures) {
@@ -673,9 +789,12 @@ CrashResult run_crash_bench(const std::vector<sim::R0Fixture>& fixtures, const s
                 draw = draw * 6364136223846793005ULL + 1442695040888963407ULL;  // a seeded LCG: deterministic
                 first = last = 1 + (draw >> 33) % events;
             }
-            for (std::uint64_t at = first; at <= last; ++at) {
+            for (std::uint64_t at = first; at <= last && !out.interrupted; ++at) {
                 bool recovery_crashed = false;
-                const std::string why = crash_point(f, fail_at, at, ((at - 1) % 7) + 1, recover_exe, recovery_crashed);
+                out.interrupted = host::stop_now(stop);
+                const std::string why =
+                    out.interrupted ? "" : crash_point(f, fail_at, at, ((at - 1) % 7) + 1, recover_exe, recovery_crashed, stop, out.interrupted);
+                if (out.interrupted) break;
                 ++row.crash_points;
                 if (recovery_crashed) ++row.recovery_crashes;
                 if (why.empty()) ++row.restored;
@@ -684,7 +803,9 @@ CrashResult run_crash_bench(const std::vector<sim::R0Fixture>& fixtures, const s
             out.crash_points += row.crash_points;
             out.restored += row.restored;
             out.recovery_crashes += row.recovery_crashes;
-            out.rows.push_back(std::move(row));
+            if (out.interrupted && row.crash_points == 0) return out;
+            out.rows.push_back(std::move(row));  // when interrupted: the points run so far
+            if (out.interrupted) return out;
         }
     }
     return out;

@@ -3,7 +3,10 @@
 // before vs after; a crash (SIGKILL) at every journal write and every effect, recovery from the
 // journal alone in a fresh process, a crash during that recovery and recovery again; and other
 // tools measured through a process boundary (line-delimited JSON on stdin/stdout,
-// schema/r0-adapter-1.schema.json).
+// schema/r0-adapter-2.schema.json). Every child process leads a process group of its own, killed
+// as a whole at the end (host/process_group.h); every loop looks at a stop request (the CLI's
+// SIGINT/SIGTERM) between rows, crash points and inside every wait, and then returns what it has,
+// marked interrupted, with its temporary workspaces removed.
 //
 // Only fixtures whose steps are all file steps run on real folders (there is no real desktop).
 // Not part of deskcheck_checks (the fuzz targets stay free of POSIX processes): deskcheck_r0_real.
@@ -15,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "host/process_group.h"
 #include "host/real_files.h"
 #include "properties/r0_bench.h"
 
@@ -56,6 +60,9 @@ public:
     // The tool's own file operations, when it can show them (the in-process tool); else empty.
     virtual std::vector<host::OpLog> ops() const { return {}; }
     virtual std::vector<host::OtherFile> others_done() const { return {}; }
+    // The end of the bench: "" or an error (an adapter that wrote after its last answer). Every
+    // process the tool started is gone afterwards.
+    virtual std::string finish() { return ""; }
 };
 
 // model/undo.h's tool on a real folder, with its journal in DIR/journal.jsonl; `shim` fails a
@@ -64,9 +71,12 @@ public:
 std::unique_ptr<RealTool> make_in_process_tool(host::FaultShim* shim = nullptr, bool others = true,
                                                host::FaultShim* journal_shim = nullptr);
 
-// Another tool through a process boundary: `command` run by /bin/sh -c, one JSON request per line
-// on its stdin, one JSON answer per line on its stdout, each within `timeout_ms`.
-std::unique_ptr<RealTool> make_process_tool(const std::string& command, int timeout_ms);
+// Another tool through a process boundary: `command` run by /bin/sh -c in a process group of its
+// own, one JSON request per line on its stdin (each with "id": 1, 2, ...), one JSON answer per line
+// on its stdout carrying the request's id, each written and answered within `timeout_ms`. A late,
+// malformed, wrongly numbered or surplus answer is an error naming the adapter and the request, and
+// kills the group; so does `stop` (looked at inside every wait), finish() and the destructor.
+std::unique_ptr<RealTool> make_process_tool(const std::string& command, int timeout_ms, host::StopRequested stop = {});
 inline constexpr int adapter_timeout_ms_default = 5000;
 inline constexpr std::size_t adapter_line_bytes_max = 1 << 20;
 
@@ -77,14 +87,17 @@ struct RealBenchResult {
     std::string tool;
     std::vector<R0Row> rows;
     R0Figures figures;
-    std::size_t fixtures_run = 0;
+    std::size_t fixtures_run = 0;      // started (the last one unfinished when interrupted)
+    std::size_t fixtures_planned = 0;  // file-only fixtures and the disk-fault ones
     std::size_t fixtures_skipped = 0;  // UI steps: no real desktop
     std::string error;                 // the bench stopped: the tool failed to answer
+    bool interrupted = false;          // `stop` said stop: the rows so far
 };
 // Every fixture on fresh folders: a failed post-check at every step; the disk-fault fixtures;
 // in-process only: no space (ENOSPC after half the bytes) at every mutation; normal path + undo.
+// `stop`: looked at before every row and inside every wait for the adapter.
 RealBenchResult run_real_bench(const std::string& tool_command, const std::vector<sim::R0Fixture>& fixtures,
-                               int timeout_ms = adapter_timeout_ms_default);
+                               int timeout_ms = adapter_timeout_ms_default, const host::StopRequested& stop = {});
 
 struct CrashRow {
     std::string fixture;
@@ -98,13 +111,17 @@ struct CrashResult {
     std::vector<CrashRow> rows;
     std::uint64_t crash_points = 0, restored = 0, recovery_crashes = 0;
     std::string error;
-    bool pass() const { return error.empty() && restored == crash_points && crash_points > 0; }
+    bool interrupted = false;  // `stop` said stop: the rows so far (the last one partial)
+    bool pass() const { return error.empty() && !interrupted && restored == crash_points && crash_points > 0; }
 };
 // For every file-only fixture and mode (normal path; failure at each step), the task is killed at
 // every event in a child process; recovery runs in a fresh process (`recover_exe r0 recover DIR`,
 // or a forked child when recover_exe is empty), once killed at event ((N-1) mod 7)+1, then to the
 // end. `only` (when set): one crash point per mode, drawn from `seed` — the CI smoke test.
+// The task and each recovery lead process groups of their own, killed as a whole when they end,
+// when one runs past child_deadline_ms, and on `stop` (looked at while waiting for them).
 CrashResult run_crash_bench(const std::vector<sim::R0Fixture>& fixtures, const std::string& recover_exe,
-                            std::optional<std::uint64_t> seed_one_point = std::nullopt);
+                            std::optional<std::uint64_t> seed_one_point = std::nullopt, const host::StopRequested& stop = {});
+inline constexpr int crash_child_deadline_ms = 60'000;
 
 }  // namespace deskcheck::r0

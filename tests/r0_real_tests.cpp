@@ -160,3 +160,32 @@ BOOST_AUTO_TEST_CASE(R8_an_adapter_that_exits_is_reported) {
     BOOST_TEST(said_so);
 }
 
+
+// A stop request (the CLI's SIGINT/SIGTERM) ends the bench at the next row: the rows so far,
+// marked interrupted, no error; the same for the crash harness at the next crash point.
+BOOST_AUTO_TEST_CASE(R7_a_stop_request_ends_the_real_bench_with_the_rows_so_far) {
+    int asked = 0;
+    const RealBenchResult r = run_real_bench("", file_fixtures(), adapter_timeout_ms_default, [&] { return ++asked > 3; });
+    BOOST_TEST(r.error.empty());
+    BOOST_TEST(r.interrupted);
+    BOOST_TEST(r.rows.size() == 3u);
+    BOOST_TEST(r.fixtures_run < r.fixtures_planned);
+}
+
+BOOST_AUTO_TEST_CASE(R7_a_stop_request_ends_the_crash_bench_with_the_points_so_far) {
+    int asked = 0;
+    const CrashResult c = run_crash_bench(file_fixtures(), "", std::nullopt, [&] { return ++asked > 5; });
+    BOOST_TEST(c.error.empty());
+    BOOST_TEST(c.interrupted);
+    BOOST_TEST(!c.pass());
+    BOOST_TEST(c.crash_points >= 1u);
+    BOOST_TEST(c.crash_points <= 5u);
+}
+
+// The adapter's requests carry ids; an adapter that echoes a wrong one is a protocol error.
+BOOST_AUTO_TEST_CASE(R8_an_answer_with_a_wrong_id_is_a_protocol_error) {
+    const RealBenchResult r = run_real_bench("read line; echo '{\"id\":7,\"executed\":[],\"rolled_back\":[]}'; sleep 30", file_fixtures(), 2000);
+    BOOST_TEST_MESSAGE(r.error);
+    BOOST_TEST(r.error.find("request {\"id\":1,\"op\":\"apply\"") != std::string::npos);
+    BOOST_TEST(r.error.find("protocol error: the answer carries \"id\" 7, not the request's 1") != std::string::npos);
+}

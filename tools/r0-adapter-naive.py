@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""A naive R0 tool behind the process protocol (schema/r0-adapter-1.schema.json, SPEC R-5, R-8).
+"""A naive R0 tool behind the process protocol (schema/r0-adapter-2.schema.json, SPEC R-5, R-8).
 
 It writes, never rolls back and keeps no journal: `deskcheck r0 --adapter-cmd "python3
 tools/r0-adapter-naive.py"` must score 0 % and exit 1. It is also the smallest example of an
-adapter: one JSON request per line on stdin, one JSON answer per line on stdout, flushed.
+adapter: one JSON request per line on stdin, one JSON answer per line on stdout, flushed, each
+answer carrying its request's "id".
 """
 import json
 import os
@@ -54,6 +55,7 @@ def main():
             ans = {"lines": None}
         else:
             ans = {"error": "unknown op " + str(req.get("op"))}
+        ans = {"id": req.get("id"), **ans}  # every answer echoes its request's id
         sys.stdout.write(json.dumps(ans) + "\n")
         sys.stdout.flush()
 
