@@ -15,6 +15,9 @@ namespace deskcheck::cli {
 inline constexpr int exit_ok = 0;
 inline constexpr int exit_violation = 1;
 inline constexpr int exit_usage = 2;
+// S-8: the process ran out of memory (one line on stderr, never an abort). `deskcheck nightly`
+// gives 3 another meaning (a property violated) in its own table; its out-of-memory is 3 too.
+inline constexpr int exit_out_of_memory = 3;
 
 struct UsageError {
     std::string message;

@@ -6,7 +6,11 @@
 //                 checks — timed with steady_clock, here only (a benchmark may read a clock)
 // Each figure is the median of --repeats runs (default 3). Use the release preset.
 #include <algorithm>
+#include <array>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
+#include <filesystem>
 #include <cstdint>
 #include <iomanip>
 #include <iostream>
@@ -23,7 +27,14 @@
 #include "properties/checks.h"
 #include "properties/run.h"
 #include "sim/build.h"
+#include "sim/largest_scenario.h"
+#include "sim/scenario_json.h"
 #include "sim/sim.h"
+
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace deskcheck::cli {
 namespace {
@@ -41,7 +52,9 @@ constexpr const char* bench_help =
     "usage: deskcheck bench [--json] [--repeats N] [--cases N]\n"
     "  scenarios/s on a fixed generated population (run + every check except deterministic),\n"
     "  verdict evaluations/s over the diff-rules catalogue, and where a scenario's time goes\n"
-    "  (sim, tool, checks); each the median of N repeats (default 3). Build with the release preset:\n"
+    "  (sim, tool, checks); each the median of N repeats (default 3); and peak memory, time and output of\n"
+    "  `deskcheck replay` on the largest valid scenario (sim/largest_scenario.h), in a child process.\n"
+    "  Build with the release preset:\n"
     "  cmake --workflow --preset release, then build/release/cli/deskcheck bench\n";
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
@@ -207,6 +220,88 @@ double judgements_per_second(const std::vector<CatalogueSituation>& catalogue) {
     return secs > 0 ? static_cast<double>(evaluations) / secs : 0;
 }
 
+// ---- the largest valid scenario (S-8) -----------------------------------------------------------
+
+// `deskcheck replay` of sim::largest_valid_scenario(), run as a child process of its own (this
+// binary, /proc/self/exe) so that the peak resident memory is the replay's alone: getrusage's
+// ru_maxrss of the child, its wall time, and the bytes it printed.
+struct LargestScenario {
+    std::string error;         // non-empty: it could not be measured
+    std::size_t input_bytes = 0;
+    double peak_mb = 0;
+    double ms = 0;
+    std::uint64_t output_bytes = 0;
+    int exit_code = -1;        // replay's: 0 or 1 (a property violated) is a normal end
+};
+
+LargestScenario measure_largest_scenario() {
+    LargestScenario out;
+    const std::string text = sim::encode_scenario_text(sim::largest_valid_scenario());
+    out.input_bytes = text.size();
+    std::error_code ec;
+    const auto base = std::filesystem::temp_directory_path(ec);
+    std::string dir = (ec ? std::filesystem::path("/tmp") : base).string() + "/deskcheck-bench.XXXXXX";
+    if (mkdtemp(dir.data()) == nullptr) {
+        out.error = dir + ": cannot make a temporary folder: " + std::strerror(errno);
+        return out;
+    }
+    const std::string file = dir + "/largest-valid-scenario.json";
+    if (const auto e = write_file_atomically(file, text)) {
+        out.error = e->message;
+        std::filesystem::remove_all(dir, ec);
+        return out;
+    }
+    int pipe_fds[2];
+    if (pipe(pipe_fds) != 0) {
+        out.error = std::string("cannot make a pipe: ") + std::strerror(errno);
+        std::filesystem::remove_all(dir, ec);
+        return out;
+    }
+    const auto t0 = Clock::now();
+    const pid_t pid = fork();
+    if (pid == 0) {
+        const int null = open("/dev/null", O_RDWR);
+        dup2(null, 0);
+        dup2(null, 2);
+        dup2(pipe_fds[1], 1);
+        close(pipe_fds[0]);
+        close(pipe_fds[1]);
+        char arg0[] = "deskcheck";
+        char arg1[] = "replay";
+        std::vector<char> path(file.begin(), file.end());
+        path.push_back('\0');
+        char* const argv[] = {arg0, arg1, path.data(), nullptr};
+        execv("/proc/self/exe", argv);
+        _exit(127);
+    }
+    close(pipe_fds[1]);
+    if (pid < 0) {
+        out.error = std::string("cannot start a child process: ") + std::strerror(errno);
+        close(pipe_fds[0]);
+        std::filesystem::remove_all(dir, ec);
+        return out;
+    }
+    std::array<char, 65536> buffer{};
+    for (;;) {
+        const ssize_t n = read(pipe_fds[0], buffer.data(), buffer.size());
+        if (n > 0) out.output_bytes += static_cast<std::uint64_t>(n);
+        else if (n == 0 || errno != EINTR) break;
+    }
+    close(pipe_fds[0]);
+    int status = 0;
+    rusage usage{};
+    while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {}
+    out.ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    out.peak_mb = static_cast<double>(usage.ru_maxrss) / 1024.0;  // Linux: kilobytes
+    if (WIFEXITED(status)) out.exit_code = WEXITSTATUS(status);
+    if (out.exit_code != 0 && out.exit_code != 1) {
+        out.error = "deskcheck replay of the largest valid scenario ended with " +
+                    (WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status)) : "exit " + std::to_string(out.exit_code));
+    }
+    std::filesystem::remove_all(dir, ec);
+    return out;
+}
+
 struct BenchResult {
     std::uint32_t cases = 0;
     std::size_t steps = 0;
@@ -214,6 +309,7 @@ struct BenchResult {
     std::vector<double> scenarios;
     std::vector<double> judgements;
     std::vector<Phases> phases;
+    LargestScenario largest;
 };
 
 struct Split {
@@ -268,6 +364,11 @@ void print_text(const BenchResult& r) {
               << "  sim    (construction + answering the port) " << std::setw(8) << s.sim_us << "  " << pct(s.sim_us) << "%\n"
               << "  tool   (act, guard, verdicts, the runner)   " << std::setw(8) << s.tool_us << "  " << pct(s.tool_us) << "%\n"
               << "  checks (6, without deterministic)          " << std::setw(8) << s.checks_us << "  " << pct(s.checks_us) << "%\n";
+    const auto& l = r.largest;
+    std::cout << "largest valid scenario (" << l.input_bytes << " bytes; deskcheck replay in a child process): ";
+    if (!l.error.empty()) std::cout << "NOT measured: " << l.error << "\n";
+    else std::cout << std::setprecision(1) << l.peak_mb << " MB peak resident, " << std::setprecision(0) << l.ms << " ms, "
+                   << l.output_bytes << " bytes printed (bound: 64 MB, 1 MB)\n";
 }
 
 nlohmann::ordered_json bench_json(const BenchResult& r) {
@@ -276,7 +377,12 @@ nlohmann::ordered_json bench_json(const BenchResult& r) {
         {"build", build_kind()}, {"population", {{"seed", bench_seed}, {"cases", r.cases}, {"steps", r.steps}}},
         {"scenarios_per_second", {{"median", median(r.scenarios)}, {"runs", r.scenarios}, {"target", scenarios_per_second_target}}},
         {"judgements_per_second", {{"median", median(r.judgements)}, {"runs", r.judgements}, {"catalogue", r.catalogue}}},
-        {"us_per_scenario", {{"sim", s.sim_us}, {"tool", s.tool_us}, {"checks", s.checks_us}, {"total", s.total_us}}}};
+        {"us_per_scenario", {{"sim", s.sim_us}, {"tool", s.tool_us}, {"checks", s.checks_us}, {"total", s.total_us}}},
+        {"largest_scenario", r.largest.error.empty()
+                                 ? nlohmann::ordered_json{{"input_bytes", r.largest.input_bytes}, {"peak_mb", r.largest.peak_mb},
+                                                          {"ms", r.largest.ms}, {"output_bytes", r.largest.output_bytes},
+                                                          {"exit_code", r.largest.exit_code}}
+                                 : nlohmann::ordered_json{{"error", r.largest.error}}}};
 }
 
 }  // namespace
@@ -305,6 +411,8 @@ int cmd_bench(const Argv& argv) {
         r.judgements.push_back(judgements_per_second(catalogue));
         r.phases.push_back(time_phases(pop));
     }
+    std::cerr << "bench: replay of the largest valid scenario" << std::endl;
+    r.largest = measure_largest_scenario();
     if (args.flag("--json")) std::cout << dump_json(bench_json(r)) << "\n";
     else print_text(r);
     return exit_ok;

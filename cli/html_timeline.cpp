@@ -261,7 +261,7 @@ std::string step_outcome(const StepReport& s) {
 }
 
 std::string true_state_text(const props::TrueState& t) {
-    std::string out = "value " + show_value(t.value) + ", selection " + show_selection(t.selection);
+    std::string out = "value " + (t.value ? t.value->shown() : std::string("(unreadable)")) + ", selection " + show_selection(t.selection);
     if (t.toggled) out += ", toggled " + show_flag(t.toggled);
     if (t.expanded) out += ", expanded " + show_flag(t.expanded);
     if (t.selected) out += ", selected " + show_flag(t.selected);
@@ -414,6 +414,12 @@ std::string shown_value(const std::string& value) {
     return quoted.size() <= value_chars_max ? quoted : truncated(quoted, value_chars_max) + " (" + std::to_string(value.size()) + " bytes)";
 }
 
+// A string of the ledger (sim/kept.h): shown as shown_value shows it when kept whole, else as the
+// trace shows a long value (its first code points, length and digest).
+std::string shown_kept(const sim::Kept& k) { return k.whole() ? shown_value(*k.whole()) : k.shown(); }
+std::string quoted_kept(const sim::Kept& k) { return k.whole() ? sim::quoted(*k.whole()) : k.shown(); }
+std::string raw_kept(const sim::Kept& k) { return k.whole() ? *k.whole() : k.shown(); }
+
 void Builder::add_effects() {
     for (std::size_t i = 0; i < truth_.effects.size(); ++i) {
         const auto& e = truth_.effects[i];
@@ -424,11 +430,11 @@ void Builder::add_effects() {
         if (e.overrun) item.classes.push_back("overrun");
         item.row = Row::Middle;
         item.begin = instant(e.at_ms, index_.effects, i);
-        item.label = std::string(to_string(e.kind)) + (e.detail.empty() ? "" : " " + sim::quoted(e.detail));
+        item.label = std::string(to_string(e.kind)) + (e.detail.empty() ? "" : " " + quoted_kept(e.detail));
         std::ostringstream ev;
         ev << "effect (ground truth) at t=" << e.at_ms << " ms on "
            << sim::subject_of(e.window, e.element == 0 ? std::nullopt : std::optional(e.element)) << ": " << to_string(e.kind);
-        if (!e.detail.empty()) ev << " " << shown_value(e.detail);
+        if (!e.detail.empty()) ev << " " << shown_kept(e.detail);
         ev << "\nby " << e.by << (e.step >= 0 ? ", step " + std::to_string(e.step) : std::string());
         if (e.delivered_at_ms) ev << "\ncaused by the input delivered at t=" << *e.delivered_at_ms << " ms (" << e.at_ms - *e.delivered_at_ms << " ms later)";
         if (e.overrun) ev << "\noverrun: landed beyond its app's declared latency bound (fault S-7)";
@@ -456,7 +462,7 @@ void Builder::add_reads() {
         if (r.fault == "stale") item.classes.push_back("stale");
         item.row = Row::Bottom;
         item.begin = instant(r.at_ms, index_.reads, i);
-        const std::string value = r.returned ? (r.field == "value" ? shown_value(*r.returned) : *r.returned) : "(unreadable)";
+        const std::string value = r.returned ? (r.field == "value" ? shown_kept(*r.returned) : raw_kept(*r.returned)) : "(unreadable)";
         item.label = r.field + " " + value + (r.fault == "stale" ? " STALE" : "");
         item.evidence = "read of " + sim::subject_of(r.window, r.element == 0 ? std::nullopt : std::optional(r.element)) + " " +
                         r.field + " at t=" + std::to_string(r.at_ms) + " ms\nreturned: " + value + "\n" + read_fault(r.fault) +

@@ -1,5 +1,8 @@
 // deskcheck: the command line. Each subcommand lives in its own *_cmd.cpp.
+#include <cstring>
+#include <exception>
 #include <iostream>
+#include <new>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -7,6 +10,8 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/fuzz_commands.h"
+
+#include <unistd.h>
 
 namespace {
 
@@ -30,11 +35,47 @@ constexpr Command commands[] = {
     {"mutate-rules", "mutate-rules [--rules R] [--cases N] [--seed S] [--json]   which verdict rows do the checks protect? (mutation testing)", deskcheck::cli::cmd_mutate_rules},
 };
 
+// S-8: running out of memory ends in one line and exit 3, never an abort. Written with write(2):
+// what ran out is memory, so nothing here allocates.
+const char* running = "deskcheck";  // the command being run, for the message
+
+void write_stderr(const char* text) {
+    std::size_t left = std::strlen(text);
+    while (left > 0) {
+        const ssize_t n = write(2, text, left);
+        if (n <= 0) return;
+        text += n;
+        left -= static_cast<std::size_t>(n);
+    }
+}
+
+[[noreturn]] void out_of_memory() {
+    write_stderr("deskcheck: out of memory while running ");
+    write_stderr(running);
+    write_stderr(" (the input needs more memory than this process may use)\n");
+    std::cout.flush();
+    _exit(deskcheck::cli::exit_out_of_memory);
+}
+
+// A bad_alloc that escapes where no handler can catch it (a noexcept function) ends here.
+[[noreturn]] void on_terminate() {
+    if (const auto e = std::current_exception()) {
+        try {
+            std::rethrow_exception(e);
+        } catch (const std::bad_alloc&) {
+            out_of_memory();
+        } catch (...) {
+        }
+    }
+    std::abort();
+}
+
 void print_usage(std::ostream& out) {
     out << "usage: deskcheck <command> [options]\n\ncommands:\n";
     for (const auto& c : commands) out << "  " << c.synopsis << "\n";
     out << "\nexit codes: 0 ok, 1 a property is violated (replay: or a recorded outcome did not reproduce),\n"
-           "  2 bad usage or bad input, 5 an output could not be written, 130 / 143 interrupted by SIGINT / SIGTERM\n"
+           "  2 bad usage or bad input, 3 out of memory, 5 an output could not be written,\n"
+           "  130 / 143 interrupted by SIGINT / SIGTERM\n"
            "  (nightly has its own table: see deskcheck nightly --help)\n";
 }
 
@@ -50,9 +91,16 @@ int main(int argc, char** argv) {
         print_usage(std::cout);
         return 0;
     }
-    deskcheck::cli::Argv args(argv + 2, argv + argc);
+    std::set_terminate(on_terminate);
     for (const auto& c : commands) {
-        if (c.name == name) return c.run(args);
+        if (c.name != name) continue;
+        running = argv[1];
+        try {
+            const deskcheck::cli::Argv args(argv + 2, argv + argc);
+            return c.run(args);
+        } catch (const std::bad_alloc&) {
+            out_of_memory();
+        }
     }
     std::cerr << "deskcheck: unknown command '" << name << "' (see deskcheck --help)\n";
     return deskcheck::cli::exit_usage;

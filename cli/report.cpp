@@ -128,7 +128,10 @@ nlohmann::ordered_json step_json(const StepReport& s) {
         const auto reading = [](const std::optional<WriteReading>& w) -> nlohmann::ordered_json {
             if (!w) return nullptr;
             nlohmann::ordered_json o{{"at_ms", w->at_ms}};
-            o["value"] = w->value ? nlohmann::ordered_json(*w->value) : nlohmann::ordered_json(nullptr);
+            // S-8: a long value as the trace shows it (sim/kept.h), with its length.
+            const auto kept = sim::kept(w->value);
+            o["value"] = kept ? nlohmann::ordered_json(kept->whole() ? *kept->whole() : kept->shown()) : nlohmann::ordered_json(nullptr);
+            if (kept && !kept->whole()) o["value_bytes"] = kept->size();
             o["dirty"] = w->dirty ? nlohmann::ordered_json(*w->dirty) : nlohmann::ordered_json(nullptr);
             return o;
         };
@@ -161,6 +164,9 @@ struct ReplayRun {
 
 ReplayRun replay_run(const sim::Scenario& scenario, const props::RunOptions& options, const std::string& property) {
     ReplayRun out;
+    // S-8: `deterministic` runs the scenario twice by itself, one run at a time; judged before the
+    // replay's own run exists, a replay never holds more than one run.
+    const props::CheckResult determinism = props::deterministic(scenario, options);
     out.run = props::run_scenario(scenario, options);
     const auto& run = *out.run;
     std::ostringstream t;
@@ -169,7 +175,7 @@ ReplayRun replay_run(const sim::Scenario& scenario, const props::RunOptions& opt
     for (const auto& s : run.steps) t << describe_step(s);
     t << "\n-- properties\n";
     for (const auto& c : props::all_checks()) {
-        const auto r = props::run_check(c, scenario, run, options);
+        const auto r = c.fn == nullptr ? determinism : props::run_check(c, scenario, run, options);
         out.violated = out.violated || r.status == props::CheckStatus::Violated;
         if (c.name == property) {
             out.property_violated = r.status == props::CheckStatus::Violated;

@@ -1,6 +1,8 @@
 // The dependency boundary (SPEC B-3, W-1, W-4, O-4); see boundary.h.
 #include "model/boundary.h"
 
+#include "model/shown.h"
+
 #include <algorithm>
 #include <cassert>
 
@@ -76,17 +78,9 @@ WriteOutcome classify_declared(const WriteDeclaration& writes, const std::option
 }
 
 std::string reading_fingerprint(const WriteReading& reading, WriteShape shape) {
-    const std::string text = shape == WriteShape::ClearsDirty ? std::string("dirty:") + (reading.dirty.value_or(false) ? "true" : "false")
-                                                              : "value:" + reading.value.value_or("");
-    std::uint64_t h = 14695981039346656037ULL;  // FNV-1a, 64 bit
-    for (const char c : text) {
-        h ^= static_cast<unsigned char>(c);
-        h *= 1099511628211ULL;
-    }
-    constexpr char hex[] = "0123456789abcdef";
-    std::string out(16, '0');
-    for (std::size_t i = 0; i < 16; ++i) out[15 - i] = hex[(h >> (4 * i)) & 0xfU];
-    return out;
+    // The digest of "dirty:true" / "value:<the value>", without a copy of the value.
+    if (shape == WriteShape::ClearsDirty) return hex16(fnv1a64(reading.dirty.value_or(false) ? "dirty:true" : "dirty:false"));
+    return hex16(fnv1a64(reading.value ? std::string_view(*reading.value) : std::string_view(), fnv1a64("value:")));
 }
 
 namespace {

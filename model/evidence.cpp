@@ -1,5 +1,7 @@
 #include "model/evidence.h"
 
+#include "model/shown.h"
+
 namespace deskcheck {
 
 std::string_view to_string(ErrorKind k) {
@@ -30,31 +32,6 @@ void compare(std::vector<std::string>& out, const char* name, const std::optiona
     if (*a != *b) out.emplace_back(name);
 }
 
-std::string quote(const std::string& s) {
-    std::string out = "\"";
-    for (char c : s) {
-        switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
-            default: {
-                // Other control bytes (NUL, ESC, ...) as \xNN: a printed snapshot never drives a terminal.
-                const auto u = static_cast<unsigned char>(c);
-                if (u < 0x20 || u == 0x7f) {
-                    constexpr char hex[] = "0123456789abcdef";
-                    out += "\\x";
-                    out += hex[u >> 4];
-                    out += hex[u & 0xf];
-                } else {
-                    out += c;
-                }
-            }
-        }
-    }
-    return out + "\"";
-}
 }  // namespace
 
 std::vector<std::string> changed_readings(const Snapshot& before, const Snapshot& after) {
@@ -69,7 +46,7 @@ std::vector<std::string> changed_readings(const Snapshot& before, const Snapshot
 }
 
 std::string show_value(const std::optional<std::string>& v) {
-    return v ? quote(*v) : std::string("(unreadable)");
+    return v ? shown_text(*v) : std::string("(unreadable)");
 }
 std::string show_selection(const std::optional<Selection>& s) {
     if (!s) return "(unreadable)";

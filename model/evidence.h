@@ -67,7 +67,8 @@ struct Evidence {
 // as "cannot compare", not as a change, and is listed as "<name>: (unreadable)".
 std::vector<std::string> changed_readings(const Snapshot& before, const Snapshot& after);
 
-// How traces print a reading: "(unreadable)" for nullopt (V-2), JSON-style quoting otherwise.
+// How traces print a reading: "(unreadable)" for nullopt (V-2), otherwise quoted and, when long, cut
+// with its length and digest (model/shown.h shown_text).
 std::string show_value(const std::optional<std::string>& v);
 std::string show_selection(const std::optional<Selection>& s);
 std::string show_flag(const std::optional<bool>& b);

@@ -70,7 +70,7 @@ bool write_landed_by(const sim::GroundTruth& truth, std::uint32_t d, const Writt
         if (e.step != static_cast<std::int32_t>(d) || e.at_ms > t || e.by != "tool") return false;
         if (w.kinds.empty()) return true;
         if (std::find(w.kinds.begin(), w.kinds.end(), e.kind) == w.kinds.end()) return false;
-        if (e.kind == sim::EffectKind::ValueChanged) return e.element == *w.element && e.detail.find(w.text) != std::string::npos;
+        if (e.kind == sim::EffectKind::ValueChanged) return e.element == *w.element && e.holds_step_text;  // holds w.text
         return true;
     });
 }
@@ -83,7 +83,8 @@ bool keyed_original_landed_by(const sim::Scenario& scenario, const sim::GroundTr
     for (const auto& ignored : truth.effects) {
         if (ignored.kind != sim::EffectKind::RepeatIgnored || ignored.step != static_cast<std::int32_t>(d) || ignored.at_ms > t) continue;
         for (std::uint32_t o = 0; o < scenario.steps.size(); ++o) {
-            if (o == d || scenario.steps[o].idempotency_key != ignored.detail) continue;
+            const auto& key = scenario.steps[o].idempotency_key;
+            if (o == d || !key || !ignored.detail.same_as(*key)) continue;
             const bool applied_here = std::any_of(truth.effects.begin(), truth.effects.end(), [&](const sim::Effect& e) {
                 return e.step == static_cast<std::int32_t>(o) && e.element == ignored.element &&
                        (e.kind == sim::EffectKind::CommentPosted || e.kind == sim::EffectKind::FormSubmitted);
@@ -124,10 +125,10 @@ std::optional<std::string> reading_not_served(const sim::GroundTruth& truth, con
                                                      : r.value;
     if (!claimed) return std::nullopt;  // unreadable claims nothing to check against
     const bool served = std::any_of(truth.reads.begin(), truth.reads.end(), [&](const sim::Read& read) {
-        return read.at_ms == r.at_ms && read.field == (dirty ? "dirty" : "value") && read.returned == claimed;
+        return read.at_ms == r.at_ms && read.field == (dirty ? "dirty" : "value") && sim::same(read.returned, claimed);
     });
     if (served) return std::nullopt;
-    return "reports a boundary reading " + *claimed + " at t=" + std::to_string(r.at_ms) + " that no read served (P-1)";
+    return "reports a boundary reading " + sim::shown_text(*claimed) + " at t=" + std::to_string(r.at_ms) + " that no read served (P-1)";
 }
 
 }  // namespace

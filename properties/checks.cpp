@@ -647,7 +647,7 @@ bool lands_within_bound(const StepFacts& s) {
 
 bool covers(const TrueState& t) {
     if (!t.value || !t.selection) return false;
-    return t.selection->start == 0 && t.selection->length >= length_ignoring_trailing_newlines(*t.value);
+    return t.selection->start == 0 && t.selection->length >= t.value_text_length;
 }
 
 // Why this step cannot be judged: a fault the tool does not promise to survive shaped its reads.
@@ -752,16 +752,14 @@ const TrueState* state_at_decision(const StepFacts& s) {
 }
 
 // D-2: the true value is the typed text spliced into the true selection from before the step.
-bool holds_as_set(const StepFacts& s, const TrueState& at) {
-    const auto& b = s.timing.before;
-    if (!b.value || !b.selection || !at.value) return false;
-    const auto size = static_cast<std::int64_t>(b.value->size());
-    const auto sel = *b.selection;
-    if (sel.start < 0 || sel.length < 0 || sel.start + sel.length > size) return false;
-    const std::string expected = b.value->substr(0, static_cast<std::size_t>(sel.start)) + s.report.facts.text +
-                                 b.value->substr(static_cast<std::size_t>(sel.start + sel.length));
-    return *at.value == expected;
+// `at` is the step's `before` or `after` (state_at_decision); the facts were decided from the whole
+// values when the step ended (properties/run.cpp, S-8).
+const ValueFacts& value_facts_at(const StepFacts& s, const TrueState& at) {
+    assert(&at == &s.timing.before || &at == &s.timing.after);
+    return &at == &s.timing.before ? s.timing.at_before : s.timing.at_after;
 }
+
+bool holds_as_set(const StepFacts& s, const TrueState& at) { return value_facts_at(s, at).set; }
 
 // The step whose own update (delivered by the tool in an earlier step or an earlier send of this
 // step, within its app's declared bound) landed on this step's element between this step's start and its decision: a change this
@@ -811,13 +809,12 @@ std::optional<std::string> confirmed_unsound_core(const StepFacts& s) {
         }
         return "Confirmed " + what + ", but no effect of this step that it promises had happened (V-1)";
     }
-    if (f.kind == ActionKind::TypeText && at != nullptr && !(at->value && at->value->find(f.text) != std::string::npos)) {
+    if (f.kind == ActionKind::TypeText && at != nullptr && !value_facts_at(s, *at).holds_text) {
         return "Confirmed typing, but the true value does not contain the text";
     }
     if (f.kind == ActionKind::TypeWithNavigation && at != nullptr) {
         // V-6: what typing with Tab/Enter promises is the text before its first navigation key.
-        const std::string segment = f.text.substr(0, f.text.find_first_of("\t\r\n\x1b"));
-        if (!(at->value && at->value->find(segment) != std::string::npos)) {
+        if (!value_facts_at(s, *at).holds_segment) {
             return "Confirmed typing with navigation keys, but the true value does not contain the text before the first of them (V-6)";
         }
     }
@@ -1055,9 +1052,15 @@ std::string report_fingerprint(const RunResult& run) {
 CheckResult deterministic(const sim::Scenario& scenario, const RunOptions& given) {
     RunOptions options = given;
     options.trace = true;  // S-1 is about the trace
-    const RunResult a = run_scenario(scenario, options);
+    // One run at a time (S-8: memory): of the first, only its trace and report are kept, as text.
+    std::string ta;
+    std::string report_a;
+    {
+        const RunResult a = run_scenario(scenario, options);
+        ta = sim::to_text(a.trace());
+        report_a = report_fingerprint(a);
+    }
     const RunResult b = run_scenario(scenario, options);
-    const std::string ta = sim::to_text(a.trace());
     const std::string tb = sim::to_text(b.trace());
     if (ta != tb) {
         std::size_t at = 0;
@@ -1066,7 +1069,7 @@ CheckResult deterministic(const sim::Scenario& scenario, const RunOptions& given
                                      "two runs of the same scenario gave different traces (first difference at byte " +
                                          std::to_string(at) + ") (S-1)");
     }
-    if (report_fingerprint(a) != report_fingerprint(b)) {
+    if (report_a != report_fingerprint(b)) {
         return CheckResult::violated("deterministic", std::nullopt, "two runs gave different reports (S-1)");
     }
     return CheckResult::holds(1);

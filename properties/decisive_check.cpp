@@ -63,8 +63,7 @@ std::optional<std::string> why_indecisive(const Step& s, sim::EffectKind promise
     }
     if (st.kind == sim::StepKind::Type) {
         if (has_control_keys(st.text)) return "V-6: the text has a navigation or submit key";
-        const auto& before = s.timing.before.value;
-        if (!before || before->find(st.text) != std::string::npos) return "V-1: the text was there before";
+        if (!s.timing.before.value || s.timing.before_holds_step_text) return "V-1: the text was there before";
     }
     const auto delivered = delivered_attempts(s);
     if (delivered.empty()) return "nothing was delivered";

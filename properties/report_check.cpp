@@ -44,7 +44,8 @@ struct Claim {
 
 std::string t_at(TimeMs t) { return "t=" + std::to_string(t); }
 std::string w_name(WindowId w) { return "w" + std::to_string(w); }
-std::string shown(const std::optional<std::string>& v) { return v ? "\"" + *v + "\"" : "(unreadable)"; }
+std::string shown(const std::optional<std::string>& v) { return v ? sim::shown_text(*v) : "(unreadable)"; }
+std::string shown(const std::optional<sim::Kept>& v) { return v ? v->shown() : "(unreadable)"; }
 
 // The reading as the sim prints it into Read::returned (sim/sim_reads.cpp).
 std::optional<std::string> printed(const std::optional<std::string>& v) { return v; }
@@ -104,7 +105,7 @@ Lie before_lie(const Claim& c, const Reading& claimed) {
                ", but it read no " + std::string(claimed.field) + " before delivering (P-1)";
     }
     for (const auto* r : candidates) {
-        if (r->returned == claimed.value) return std::nullopt;
+        if (sim::same(r->returned, claimed.value)) return std::nullopt;
     }
     return c.name() + " reports before." + std::string(claimed.field) + "=" + shown(claimed.value) + ", but the read at " +
            t_at(candidates.front()->at_ms) + " returned " + shown(candidates.front()->returned) + " (P-1, V-2)";
@@ -119,7 +120,7 @@ Lie after_lie(const Claim& c, const Reading& claimed) {
         return what + ", but it never read " + std::string(claimed.field) + " (P-1: a phantom readback)";
     }
     const sim::Read& last = *reads.back();
-    if (last.returned != claimed.value) {
+    if (!sim::same(last.returned, claimed.value)) {
         return what + ", but its last read of it at " + t_at(last.at_ms) + " returned " + shown(last.returned) + " (P-1, V-2)";
     }
     const auto delivered = first_attempt(c, true);

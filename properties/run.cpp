@@ -11,7 +11,9 @@ namespace deskcheck::props {
 TrueState true_state(const sim::Sim& s, WindowId window, std::optional<ElementId> control) {
     TrueState t;
     if (control) {
-        t.value = s.true_value(*control);
+        const std::optional<std::string> value = s.true_value(*control);
+        t.value = sim::kept(value);
+        t.value_text_length = value ? length_ignoring_trailing_newlines(*value) : 0;
         t.selection = s.true_selection(*control);
         t.toggled = s.true_toggled(*control);
         t.expanded = s.true_expanded(*control);
@@ -38,6 +40,24 @@ std::string boundary_text(const BoundaryObservation& b) {
     return text;
 }
 
+// D-2, V-1, V-6 of the true value `at` (with `before` and its selection from the step's start).
+ValueFacts value_facts(const std::optional<std::string>& before, const std::optional<Selection>& selection,
+                       const std::string& text, const std::optional<std::string>& at) {
+    ValueFacts f;
+    if (!at) return f;
+    f.holds_text = at->find(text) != std::string::npos;
+    f.holds_segment = at->find(text.substr(0, text.find_first_of("\t\r\n\x1b"))) != std::string::npos;
+    if (!before || !selection) return f;
+    const auto size = static_cast<std::int64_t>(before->size());
+    const auto sel = *selection;
+    if (sel.start < 0 || sel.length < 0 || sel.start + sel.length > size) return f;
+    const auto start = static_cast<std::size_t>(sel.start);
+    const auto end = static_cast<std::size_t>(sel.start + sel.length);
+    f.set = at->size() == before->size() - (end - start) + text.size() && at->compare(0, start, *before, 0, start) == 0 &&
+            at->compare(start, text.size(), text) == 0 && at->compare(start + text.size(), std::string::npos, *before, end) == 0;
+    return f;
+}
+
 class Recorder final : public ToolObserver {
 public:
     Recorder(sim::Sim& s, RunResult& out) : sim_(s), out_(out) {}
@@ -47,6 +67,7 @@ public:
         t.step = r.step >= 0 ? static_cast<std::uint32_t>(r.step) : 0;
         t.began_ms = sim_.now_ms();
         t.before = true_state(sim_, r.target, target_of(t.step));
+        before_value_ = true_value(t.step);
         t.attempts_begin = sim_.truth().attempts.size();
         t.reads_begin = sim_.truth().reads.size();
         t.changes_begin = sim_.truth().foreground_changes.size();
@@ -57,7 +78,7 @@ public:
         std::string text = "step " + std::to_string(r.step) + " begins: " + std::string(to_string(r.kind)) + " w" +
                            std::to_string(r.target);
         if (r.ref) text += " ref " + *r.ref;
-        if (!r.text.empty()) text += " text " + sim::quoted(r.text);
+        if (!r.text.empty()) text += " text " + sim::shown_text(r.text);
         if (!r.keys.empty()) text += " keys " + r.keys;
         if (r.point) text += " at (" + std::to_string(r.point->x) + "," + std::to_string(r.point->y) + ")";
         if (retrying) text += " (agent retry, W-2)";
@@ -69,6 +90,7 @@ public:
     void boundary_observed(const Request& r, const BoundaryObservation&) override {
         if (!open_) return;
         open_->before = true_state(sim_, r.target, target_of(open_->step));
+        before_value_ = true_value(open_->step);
         open_->reads_begin = sim_.truth().reads.size();
     }
 
@@ -76,6 +98,7 @@ public:
         StepTiming t = open_.value_or(StepTiming{});
         t.ended_ms = sim_.now_ms();
         t.after = true_state(sim_, s.request.target, target_of(t.step));
+        decide_from_whole_values(t, s);
         t.attempts_end = sim_.truth().attempts.size();
         t.reads_end = sim_.truth().reads.size();
         t.changes_end = sim_.truth().foreground_changes.size();
@@ -98,6 +121,20 @@ public:
         sim_.trace().note(sim_.now_ms(), text);
     }
 
+    // S-8: what the checks need of the whole values (TrueState keeps digests of long ones).
+    std::optional<std::string> true_value(std::uint32_t step) const {
+        const auto control = target_of(step);
+        return control ? sim_.true_value(*control) : std::nullopt;
+    }
+    void decide_from_whole_values(StepTiming& t, const StepReport& s) {
+        const auto& steps = sim_.scenario().steps;
+        if (before_value_ && t.step < steps.size()) t.before_holds_step_text = before_value_->find(steps[t.step].text) != std::string::npos;
+        const std::optional<std::string> after = true_value(t.step);
+        t.at_before = value_facts(before_value_, t.before.selection, s.facts.text, before_value_);
+        t.at_after = value_facts(before_value_, t.before.selection, s.facts.text, after);
+        before_value_.reset();
+    }
+
     void batch_ends(const BatchReport& b) override {
         if (!sim_.trace().on) return;
         std::string text = "batch ends: " + std::to_string(b.steps.size()) + " steps, borrows " +
@@ -117,6 +154,7 @@ private:
     sim::Sim& sim_;
     RunResult& out_;
     std::optional<StepTiming> open_;
+    std::optional<std::string> before_value_;  // the open step's true value at `before`, whole
 };
 
 // The agent's view: a snapshot of each window the steps name, mapped back to scenario controls by
@@ -268,7 +306,7 @@ private:
         while (i < scenario_.steps.size() && !out_.stopped_at) {
             if (scenario_.steps[i].kind == sim::StepKind::Launch) {
                 if (desk.trace().on) desk.trace().note(desk.now_ms(), "step " + std::to_string(i) + " begins: launch " +
-                                                     sim::quoted(scenario_.steps[i].app));
+                                                     sim::shown_text(scenario_.steps[i].app));
                 out_.launches.push_back(tool.launch(scenario_.steps[i].app));
                 ++i;
                 continue;

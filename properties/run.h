@@ -34,14 +34,26 @@ struct RunOptions {
 };
 
 // The true state of a step's target element, read from the simulator (never by the tool).
+// The value is kept as sim::Kept (S-8: whole when short, length and digests when long); what the
+// checks need of the whole value is decided when it is captured (value_text_length here, and
+// StepTiming's facts below).
 struct TrueState {
-    std::optional<std::string> value;
+    std::optional<sim::Kept> value;
+    std::int64_t value_text_length = 0;  // length_ignoring_trailing_newlines(value) (V-3's select-all)
     std::optional<Selection> selection;
     std::optional<bool> toggled;
     std::optional<bool> expanded;
     std::optional<bool> selected;
     bool dirty = false;
     WindowId foreground = no_window;
+};
+
+// What the checks ask of a true value, against the step's report (its facts' text), decided while
+// the whole value exists (S-8). All false when the value was unreadable.
+struct ValueFacts {
+    bool set = false;           // D-2: it is the text spliced into the true selection from before the step
+    bool holds_text = false;    // it contains the text
+    bool holds_segment = false; // V-6: it contains the text before its first navigation key
 };
 
 // When a step ran and what was really true around it.
@@ -60,6 +72,10 @@ struct StepTiming {
     std::size_t requests_begin = 0;  // truth.foreground_requests index range during this step
     std::size_t requests_end = 0;
     bool agent_retry = false;
+    // Decided at the step's end from the whole values (S-8: TrueState keeps only digests of long ones).
+    bool before_holds_step_text = false;  // the value at `before` contains the scenario step's text (V-1)
+    ValueFacts at_before;                 // of `before`'s value
+    ValueFacts at_after;                  // of `after`'s value
 };
 
 // One call of the tool: a batch, or a single action outside a batch (F-5).

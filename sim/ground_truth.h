@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "model/desktop.h"
+#include "sim/kept.h"
 
 namespace deskcheck::sim {
 
@@ -114,10 +115,13 @@ struct Effect {
     EffectKind kind = EffectKind::ValueChanged;
     WindowId window = no_window;
     ElementId element = 0;                 // 0: the window itself
-    std::string detail;
+    Kept detail;                           // a long value: its length and digests (sim/kept.h, S-8)
     bool overrun = false;                  // landed beyond the app's declared latency bound
     std::string by = "tool";
     std::optional<TimeMs> delivered_at_ms; // when the input that caused it was delivered
+    // ValueChanged by a step's input: the new value contains that step's text (scenario.steps[step]
+    // .text), decided when the value was written, while it existed whole (S-8).
+    bool holds_step_text = false;
 };
 
 // Foreground history. `by`: "tool" | "app" | "user" | "another-window".
@@ -138,7 +142,8 @@ struct ForegroundRequest {
     std::size_t attempts_before = 0;  // how many deliver() calls had happened: orders it among them
 };
 
-// Every read through the port. `returned` is the printed answer (nullopt: unreadable, V-2).
+// Every read through the port. `returned` is the printed answer (nullopt: unreadable, V-2), a long
+// value kept as its length and digests (sim/kept.h, S-8).
 // fault: "" (a true reading), "failed", "stale", "unreadable", "missing" (no such element/field),
 // "opaque" (Electron tree).
 struct Read {
@@ -146,7 +151,7 @@ struct Read {
     WindowId window = no_window;
     ElementId element = 0;
     std::string field;  // "value", "selection", "toggled", "expanded", "selected", "dirty"
-    std::optional<std::string> returned;
+    std::optional<Kept> returned;
     std::string fault;
     std::size_t attempts_before = 0;  // how many deliver() calls had happened: orders it among them
 };

@@ -318,7 +318,7 @@ std::optional<ProcessId> Sim::launch(std::string_view name) {
         }
     }
     if (trace_.on) {
-        std::string detail = quote_text(name) + (record.pid ? " pid=" + std::to_string(*record.pid) : " unknown");
+        std::string detail = shown_text(name) + (record.pid ? " pid=" + std::to_string(*record.pid) : " unknown");
         for (const auto id : record.shown) detail += " shows w" + std::to_string(id);
         if (record.took_foreground) detail += " (takes the foreground)";
         trace_.add(now_, TraceKind::Launch, "", detail);

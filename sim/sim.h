@@ -264,7 +264,7 @@ private:
     void write_value(const Pending& p, WindowId w, LiveControl& c, std::string value);
     void write_selection(const Pending& p, WindowId w, LiveControl& c, Selection s);
     void write_dirty(const Pending& p, LiveWindow& w, bool dirty);
-    void record_effect(const Pending& p, EffectKind kind, WindowId w, ElementId e, std::string detail);
+    void record_effect(const Pending& p, EffectKind kind, WindowId w, ElementId e, std::string_view detail);
 
     // scenario events (sim_events.cpp)
     void fire_event(std::size_t index);

@@ -71,8 +71,8 @@ Route rejected(std::string why) {
 std::string describe(const Input& input) {
     std::string s(to_string(input.method));
     s += " step=" + std::to_string(input.step);
-    if (!input.keys.empty()) s += " keys=" + quote_text(input.keys);
-    if (!input.text.empty()) s += " text=" + quote_text(input.text);
+    if (!input.keys.empty()) s += " keys=" + shown_text(input.keys);
+    if (!input.text.empty()) s += " text=" + shown_text(input.text);
     if (input.point) s += " at=" + print_point(*input.point);
     return s;
 }

@@ -52,15 +52,19 @@ Selection caret_at(std::size_t position) { return Selection{static_cast<std::int
 
 }  // namespace
 
-void Sim::record_effect(const Pending& p, EffectKind kind, WindowId w, ElementId e, std::string detail) {
+void Sim::record_effect(const Pending& p, EffectKind kind, WindowId w, ElementId e, std::string_view detail) {
+    Kept kept(detail);  // S-8: the ledger keeps a long value as its length and digests
     if (trace_.on) {
         std::string line(to_string(kind));
-        if (!detail.empty()) line += " " + (quoted_detail(kind) ? quote_text(detail) : detail);
+        if (!detail.empty()) line += " " + (quoted_detail(kind) ? kept.shown() : std::string(detail));
         line += " step=" + std::to_string(p.step) + " by=" + p.by;
         if (p.overrun) line += " (overrun)";
         trace_.add(now_, TraceKind::Effect, subject_of(w, e == 0 ? std::nullopt : std::optional(e)), line);
     }
-    truth_.effects.push_back(Effect{now_, p.step, kind, w, e, std::move(detail), p.overrun, p.by, p.delivered_at_ms});
+    const bool step_text = kind == EffectKind::ValueChanged && p.step >= 0 &&
+                           static_cast<std::size_t>(p.step) < scenario_.steps.size() &&
+                           detail.find(scenario_.steps[static_cast<std::size_t>(p.step)].text) != std::string_view::npos;
+    truth_.effects.push_back(Effect{now_, p.step, kind, w, e, std::move(kept), p.overrun, p.by, p.delivered_at_ms, step_text});
 }
 
 void Sim::write_value(const Pending& p, WindowId w, LiveControl& c, std::string value) {

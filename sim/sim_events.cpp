@@ -38,7 +38,7 @@ std::string_view kind_name(EventKind k) {
 std::string describe(const Event& e) {
     std::string s(kind_name(e.kind));
     switch (e.kind) {
-        case EventKind::UserTypes: return s + " " + quote_text(e.text);
+        case EventKind::UserTypes: return s + " " + shown_text(e.text);
         case EventKind::UserClicks: return s + " at (" + std::to_string(e.point.x) + "," + std::to_string(e.point.y) + ")";
         case EventKind::WindowToFront:
         case EventKind::PopupOpens:

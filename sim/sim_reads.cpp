@@ -46,11 +46,11 @@ void Sim::record_read(WindowId w, ElementId e, std::string_view field, const std
                       const std::string& fault) {
     assert(!field.empty());
     assert(returned.has_value() || !fault.empty() || field.empty());
-    truth_.reads.push_back(Read{now_, w, e, std::string(field), returned, fault, truth_.attempts.size()});
+    truth_.reads.push_back(Read{now_, w, e, std::string(field), kept(returned), fault, truth_.attempts.size()});
     if (!trace_.on) return;
     std::string detail = std::string(field) + " -> ";
     if (!returned) detail += "(unreadable)";
-    else detail += field == "value" ? quote_text(*returned) : *returned;
+    else detail += field == "value" ? truth_.reads.back().returned->shown() : *returned;  // shown_text, digest reused
     if (!fault.empty()) detail += " [" + fault + "]";
     trace_.add(now_, TraceKind::Read, subject_of(w, e == 0 ? std::nullopt : std::optional(e)), detail);
 }

@@ -1,5 +1,6 @@
 #include "sim/trace.h"
 
+
 #include <array>
 #include <cassert>
 #include <cstdio>
@@ -79,30 +80,7 @@ nlohmann::json to_json(const Trace& trace) {
     return nlohmann::json{{"format", "deskcheck-trace/1"}, {"events", std::move(events)}};
 }
 
-std::string quote_text(std::string_view text) {
-    std::string out = "\"";
-    for (const char c : text) {
-        switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\t': out += "\\t"; break;
-            case '\r': out += "\\r"; break;
-            case '\n': out += "\\n"; break;
-            default: {
-                const auto u = static_cast<unsigned char>(c);
-                if (u < 0x20 || u == 0x7f) {
-                    std::array<char, 8> buffer{};
-                    std::snprintf(buffer.data(), buffer.size(), "\\x%02x", static_cast<unsigned>(u));
-                    out += buffer.data();
-                } else {
-                    out += c;  // printable ASCII and UTF-8 bytes as they are
-                }
-            }
-        }
-    }
-    out += '"';
-    return out;
-}
+std::string quote_text(std::string_view text) { return quoted_text(text); }
 
 std::string subject_of(WindowId window, std::optional<ElementId> element) {
     std::string s = "w" + std::to_string(window);
@@ -111,7 +89,7 @@ std::string subject_of(WindowId window, std::optional<ElementId> element) {
 }
 
 std::string optional_text(const std::optional<std::string>& value) {
-    return value ? quote_text(*value) : std::string("(unreadable)");
+    return value ? shown_text(*value) : std::string("(unreadable)");
 }
 
 }  // namespace deskcheck::sim

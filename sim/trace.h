@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/desktop.h"
+#include "model/shown.h"
 
 namespace deskcheck::sim {
 
@@ -59,6 +60,11 @@ nlohmann::json to_json(const Trace& trace);
 std::string quote_text(std::string_view text);
 inline std::string quoted(std::string_view text) { return quote_text(text); }
 std::string subject_of(WindowId window, std::optional<ElementId> element);  // "w2/e5", "w2"
-std::string optional_text(const std::optional<std::string>& value);  // quoted or `(unreadable)`
+
+// Long values and texts are shown cut (model/shown.h shown_text: the first code points, the length
+// and a digest of the whole), so that a trace stays linear in its input (S-8).
+using deskcheck::shown_text;
+// shown_text, or `(unreadable)` for nullopt (V-2).
+std::string optional_text(const std::optional<std::string>& value);
 
 }  // namespace deskcheck::sim

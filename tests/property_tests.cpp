@@ -167,7 +167,7 @@ BOOST_AUTO_TEST_CASE(S1_a_run_without_its_trace_is_the_same_run) {
         BOOST_TEST_REQUIRE(ta.effects.size() == tb.effects.size(), "case " << i);
         for (std::size_t k = 0; k < ta.effects.size(); ++k) {
             BOOST_TEST_REQUIRE(ta.effects[k].at_ms == tb.effects[k].at_ms, "case " << i);
-            BOOST_TEST_REQUIRE(ta.effects[k].detail == tb.effects[k].detail, "case " << i);
+            BOOST_TEST_REQUIRE((ta.effects[k].detail == tb.effects[k].detail), "case " << i);
         }
         BOOST_TEST_REQUIRE(ta.foreground_changes.size() == tb.foreground_changes.size(), "case " << i);
         BOOST_TEST_REQUIRE(ta.reads.size() == tb.reads.size(), "case " << i);

@@ -3,6 +3,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -16,6 +17,7 @@
 
 #include "model/desktop.h"
 #include "sim/build.h"
+#include "sim/largest_scenario.h"
 #include "sim/prng.h"
 #include "sim/scenario.h"
 #include "sim/scenario_json.h"
@@ -1017,4 +1019,43 @@ BOOST_AUTO_TEST_CASE(S1_a_maximum_size_scenario_round_trips) {
     BOOST_TEST_REQUIRE(!error, (error ? error->message() : ""));
     BOOST_TEST(first_difference(std::get<Scenario>(decoded), s).empty());
     BOOST_TEST(encode_scenario_text(std::get<Scenario>(decoded)) == canonical);
+}
+
+// S-8: the largest valid scenario (sim/largest_scenario.h) is what the memory bound is stated for;
+// tests/data/largest-valid-scenario.json is it, byte for byte. After a change of the generator:
+// DESKCHECK_WRITE_LARGEST=1 ./build/default/tests/sim_tests --run_test=S8_largest_valid_scenario_file_is_the_generators
+BOOST_AUTO_TEST_CASE(S8_largest_valid_scenario_file_is_the_generators) {
+    const std::filesystem::path file = "tests/data/largest-valid-scenario.json";
+    const Scenario generated = largest_valid_scenario();
+    const std::string canonical = encode_scenario_text(generated);
+    if (std::getenv("DESKCHECK_WRITE_LARGEST") != nullptr) {
+        std::ofstream(file, std::ios::binary) << canonical;
+    }
+    BOOST_TEST(read_file(file) == canonical, file << " differs from sim::largest_valid_scenario(); see this test's comment");
+    const auto decoded = decode_scenario(canonical);
+    BOOST_TEST_REQUIRE(std::holds_alternative<Scenario>(decoded),
+                       "does not decode: " << (std::holds_alternative<DecodeError>(decoded) ? std::get<DecodeError>(decoded).message() : ""));
+    BOOST_TEST(!validate(generated).has_value());
+}
+
+// It is at the bounds: every count at its maximum, the texts at their longest, the canonical text
+// within a window's controls of the size limit (one more control would not fit).
+BOOST_AUTO_TEST_CASE(S8_largest_valid_scenario_is_at_every_bound) {
+    const Scenario s = largest_valid_scenario();
+    BOOST_TEST(s.monitors.size() == monitors_max);
+    BOOST_TEST(s.windows.size() == windows_max);
+    BOOST_TEST(s.apps.size() == windows_max);
+    BOOST_TEST(s.steps.size() == steps_max);
+    BOOST_TEST(s.events.size() == user_events_max + app_events_max);
+    for (const auto& step : s.steps) BOOST_TEST(step.text.size() == text_length_max);
+    std::size_t typed = 0;
+    for (const auto& e : s.events) typed += e.kind == EventKind::UserTypes && e.text.size() == text_length_max ? 1 : 0;
+    BOOST_TEST(typed == user_events_max);
+    std::size_t controls = 0;
+    for (const auto& w : s.windows) controls += w.controls.size();
+    const std::size_t bytes = encode_scenario_text(s).size();
+    BOOST_TEST(bytes <= scenario_text_bytes_max);
+    if (controls < windows_max * controls_per_window_max) BOOST_TEST(bytes + 1000 > scenario_text_bytes_max);
+    BOOST_TEST(growth_text("a", 4096) != growth_text("b", 4096));
+    BOOST_TEST(growth_text("a", 4096).size() == 4096u);
 }

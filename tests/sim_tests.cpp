@@ -988,3 +988,63 @@ BOOST_AUTO_TEST_CASE(S1_thousand_generated_scenarios_replay_byte_identical) {
     BOOST_TEST(differing == 0u);
     BOOST_TEST(lines > seeds * 5);  // the runs did something
 }
+
+// ---- S-8: long values in the trace and the ledger --------------------------------------------------
+
+namespace {
+
+std::size_t code_points_of(const std::string& s) {
+    std::size_t n = 0;
+    for (const char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;
+    return n;
+}
+
+}  // namespace
+
+// A short value is shown whole; a long one as its first code points, its length and its digest,
+// so that two long values that differ anywhere show differently, and a line stays short.
+BOOST_AUTO_TEST_CASE(S8_long_values_are_shown_cut_with_their_length_and_digest) {
+    BOOST_TEST(sim::shown_text("a\tb") == "\"a\\tb\"");
+    const std::string short_enough(78, 'x');  // quoted: 80 bytes
+    BOOST_TEST(sim::shown_text(short_enough) == "\"" + short_enough + "\"");
+    std::string a(100'000, 'a');
+    std::string b = a;
+    b[99'999] = 'b';  // differs in its last byte only
+    const std::string shown_a = sim::shown_text(a);
+    const std::string shown_b = sim::shown_text(b);
+    BOOST_TEST(shown_a != shown_b);
+    BOOST_TEST(shown_a.size() < 160u);
+    BOOST_TEST(shown_a.find("(100000 bytes, fnv1a64 ") != std::string::npos);
+    BOOST_TEST(shown_a.rfind("\"" + std::string(79, 'a') + "\xe2\x80\xa6\"", 0) == 0u);
+    // Never cut inside a code point: 2-byte characters.
+    std::string wide;
+    for (int i = 0; i < 300; ++i) wide += "\xc3\xa9";
+    const std::string shown_wide = sim::shown_text(wide);
+    const std::string head = shown_wide.substr(0, shown_wide.find("\xe2\x80\xa6"));
+    BOOST_TEST(code_points_of(head) == deskcheck::shown_chars_max);
+    BOOST_TEST(head.size() == 1 + 2 * (deskcheck::shown_chars_max - 1));
+}
+
+// The ledger's Kept: exact for short strings; for long ones equal exactly when length and both
+// digests agree, so a claimed value that differs in one byte is told apart.
+BOOST_AUTO_TEST_CASE(S8_kept_values_compare_as_the_whole_values_do) {
+    const sim::Kept small("true");
+    BOOST_TEST(small.whole() != static_cast<const std::string*>(nullptr));
+    BOOST_TEST(small.same_as("true"));
+    BOOST_TEST(!small.same_as("false"));
+    std::string a(5000, 'v');
+    std::string b = a;
+    b[2500] = 'w';
+    const sim::Kept long_a(a);
+    BOOST_TEST(!long_a.whole());
+    BOOST_TEST(long_a.size() == 5000u);
+    BOOST_TEST(long_a.same_as(a));
+    BOOST_TEST(!long_a.same_as(b));
+    BOOST_TEST(!long_a.same_as(a + "v"));
+    BOOST_TEST((long_a == sim::Kept(a)));
+    BOOST_TEST(!(long_a == sim::Kept(b)));
+    BOOST_TEST(long_a.shown() == sim::shown_text(a));
+    BOOST_TEST(sim::same(std::nullopt, std::nullopt));
+    BOOST_TEST(!sim::same(sim::Kept(a), std::nullopt));
+    BOOST_TEST(sim::same(sim::Kept(a), std::optional<std::string>(a)));
+}
