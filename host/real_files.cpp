@@ -244,6 +244,7 @@ bool RealFiles::shim_fires() {
 }
 
 FsResult<FsDone> RealFiles::done(std::string what, std::string_view path, FsResult<FsDone> r) {
+    ++calls_;
     ops_.push_back({std::move(what), std::string(path), r.ok() ? "ok" : std::string(to_string(r.error))});
     others_after(ops_.size());
     return r;
@@ -333,6 +334,10 @@ std::optional<FsError> special(mode_t mode) {
 }
 }  // namespace
 
+void RealFiles::issued(PortOp op, Primitive p, bool within_one_folder) {
+    if (issued_ != nullptr) issued_->push_back({calls_, op, p, within_one_folder});
+}
+
 void RealFiles::refuse_leaf(std::string_view what, std::string_view path, FsError e) {
     if (e == FsError::CrossesLink) refusals_.push_back(std::string(what) + " " + std::string(path) + ": path crosses a symbolic link: " + std::string(path));
     if (e == FsError::NotRegular) refusals_.push_back(std::string(what) + " " + std::string(path) + ": not a regular file");
@@ -392,20 +397,24 @@ FsResult<FsDone> RealFiles::write(std::string_view path, std::string_view bytes)
         return done("write", path, R::bad(FsError::NotRegular));
     }
     if (::ftruncate(fd.get(), 0) != 0) return done("write", path, R::bad(fs_error_from_errno(errno)));
+    issued(PortOp::Write, Primitive::OpenTruncate);
     const std::string_view first = bytes.substr(0, bytes.size() / 2);
     bool ok = write_all(fd.get(), first);
     if (ok && crash_ != nullptr) crash_->event();  // half the bytes are on the disk: a torn write
     if (ok && fault) return done("write", path, R::bad(FsError::NoSpace));  // ENOSPC after a prefix, as a full disk does
     ok = ok && write_all(fd.get(), bytes.substr(first.size()));
     int e = errno;
+    if (ok) issued(PortOp::Write, Primitive::WriteData);
     ok = ok && ::fsync(fd.get()) == 0;
     if (!ok) e = errno;
+    if (ok) issued(PortOp::Write, Primitive::FsyncFile);
     if (fd.close_checked() != 0 && ok) {
         e = errno;
         ok = false;
     }
     if (!ok) return done("write", path, R::bad(fs_error_from_errno(e)));
     if (::fsync(parent.fd.get()) != 0) return done("write", path, R::bad(fs_error_from_errno(errno)));
+    issued(PortOp::Write, Primitive::FsyncParent);
     return done("write", path, R::good({}));
 }
 
@@ -417,10 +426,12 @@ FsResult<FsDone> RealFiles::make_folder(std::string_view path) {
     Parent parent = open_parent("make_folder", path);
     if (!parent.ok()) return done("make_folder", path, R::bad(parent.error));
     if (::mkdirat(parent.fd.get(), parent.leaf.c_str(), 0755) != 0) return done("make_folder", path, R::bad(fs_error_from_errno(errno)));
+    issued(PortOp::MakeFolder, Primitive::MakeFolder);
     // 0755 whatever the umask, on the folder just made (opened without following anything).
     Fd made(::openat(parent.fd.get(), parent.leaf.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (made.get() < 0 || ::fchmod(made.get(), 0755) != 0) return done("make_folder", path, R::bad(fs_error_from_errno(errno)));
     if (::fsync(parent.fd.get()) != 0) return done("make_folder", path, R::bad(fs_error_from_errno(errno)));
+    issued(PortOp::MakeFolder, Primitive::FsyncParent);
     return done("make_folder", path, R::good({}));
 }
 
@@ -446,9 +457,12 @@ FsResult<FsDone> RealFiles::move(std::string_view from, std::string_view to) {
         if (leaf_at(b.fd.get(), b.leaf).exists) return done("move", from, R::bad(FsError::AlreadyExists));
         if (::renameat(a.fd.get(), a.leaf.c_str(), b.fd.get(), b.leaf.c_str()) != 0) return done("move", from, R::bad(fs_error_from_errno(errno)));
     }
-    bool ok = ::fsync(b.fd.get()) == 0;
-    if (!same_folder(a.fd.get(), b.fd.get())) ok = ok && ::fsync(a.fd.get()) == 0;
-    if (!ok) return done("move", from, R::bad(fs_error_from_errno(errno)));
+    const bool within = same_folder(a.fd.get(), b.fd.get());
+    issued(PortOp::Move, Primitive::Rename, within);
+    if (::fsync(b.fd.get()) != 0) return done("move", from, R::bad(fs_error_from_errno(errno)));
+    issued(PortOp::Move, Primitive::FsyncParent, within);
+    if (!within && ::fsync(a.fd.get()) != 0) return done("move", from, R::bad(fs_error_from_errno(errno)));
+    if (!within) issued(PortOp::Move, Primitive::FsyncOldParent, within);
     return done("move", from, R::good({}));
 }
 
@@ -467,7 +481,9 @@ FsResult<FsDone> RealFiles::remove(std::string_view path) {
     }
     const int rc = ::unlinkat(parent.fd.get(), parent.leaf.c_str(), S_ISDIR(leaf.mode) ? AT_REMOVEDIR : 0);
     if (rc != 0) return done("remove", path, R::bad(fs_error_from_errno(errno == EEXIST ? ENOTEMPTY : errno)));
+    issued(PortOp::Remove, Primitive::RemoveEntry);
     if (::fsync(parent.fd.get()) != 0) return done("remove", path, R::bad(fs_error_from_errno(errno)));
+    issued(PortOp::Remove, Primitive::FsyncParent);
     return done("remove", path, R::good({}));
 }
 
@@ -516,8 +532,8 @@ FsResult<FsStat> RealFiles::stat(std::string_view path) {
     return R::good(out);
 }
 
-FileJournal::FileJournal(std::string path, CrashPlan* crash, FaultShim* shim)
-    : path_(std::move(path)), crash_(crash), shim_(shim) {
+FileJournal::FileJournal(std::string path, CrashPlan* crash, FaultShim* shim, IssuedLog* log)
+    : issued_(log), path_(std::move(path)), crash_(crash), shim_(shim) {
     const std::string folder = parent_path(path_);
     const std::string name = path_.substr(path_.rfind('/') == std::string::npos ? 0 : path_.rfind('/') + 1);
     std::string error;
@@ -530,9 +546,13 @@ FileJournal::FileJournal(std::string path, CrashPlan* crash, FaultShim* shim)
     ::close(dir);
 }
 
-FileJournal::FileJournal(int dir_fd, const std::string& name, bool must_exist, CrashPlan* crash, FaultShim* shim)
-    : path_(name), crash_(crash), shim_(shim) {
+FileJournal::FileJournal(int dir_fd, const std::string& name, bool must_exist, CrashPlan* crash, FaultShim* shim, IssuedLog* log)
+    : issued_(log), path_(name), crash_(crash), shim_(shim) {
     open_at(dir_fd, name, must_exist);
+}
+
+void FileJournal::issued(PortOp op, Primitive p) {
+    if (issued_ != nullptr) issued_->push_back({calls_, op, p, false});
 }
 
 void FileJournal::open_at(int dir_fd, const std::string& name, bool must_exist) {
@@ -561,7 +581,10 @@ void FileJournal::open_at(int dir_fd, const std::string& name, bool must_exist) 
     // A new journal: its folder's entry made durable (model/durability.h, journal_create). An
     // existing one: a line a power cut tore is cut back to the last '\n' before anything is
     // appended, else the next line would be glued to it (journal_open).
+    const PortOp op = before.exists ? PortOp::JournalOpen : PortOp::JournalCreate;
+    issued(op, Primitive::OpenAppend);
     const bool ok = before.exists ? cut_torn_tail(fd_) : ::fsync(dir_fd) == 0;
+    if (ok) issued(op, before.exists ? Primitive::CutTornTail : Primitive::FsyncParent);
     if (!ok) {
         error_ = path_ + (before.exists ? ": cannot cut its torn last line: " : ": cannot make it durable: ") + std::strerror(errno);
         ::close(fd_);
@@ -583,7 +606,11 @@ bool FileJournal::append(const std::string& line) {
     if (shim_ != nullptr && shim_->at != 0 && ++shim_->mutations == shim_->at) {
         ok = write_all(fd_, std::string_view(text).substr(0, text.size() / 2)) && false;  // ENOSPC half-way
     } else {
-        ok = write_all(fd_, text) && ::fsync(fd_) == 0;
+        ++calls_;
+        ok = write_all(fd_, text);
+        if (ok) issued(PortOp::JournalAppend, Primitive::WriteData);
+        ok = ok && ::fsync(fd_) == 0;
+        if (ok) issued(PortOp::JournalAppend, Primitive::FsyncFile);
     }
     if (!ok) {
         if (::ftruncate(fd_, before) == 0) ::fsync(fd_);  // cut the torn line back

@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "model/durability.h"
 #include "model/files.h"
 #include "model/journal.h"
 
@@ -42,6 +43,18 @@ struct FaultShim {
     std::uint64_t at = 0;  // 0: never; else mutation number `at` fails with ENOSPC
     std::uint64_t mutations = 0;
 };
+
+// The durability calls the port issued, each with the port call it belongs to (a counter of
+// mutating calls), recorded when a log is set: the recording test compares them with
+// model/durability.h's plans, the statement the power-cut campaign judges.
+struct IssuedCall {
+    std::size_t call = 0;
+    PortOp op = PortOp::Write;
+    Primitive primitive = Primitive::WriteData;
+    bool within_one_folder = false;  // a move whose source and destination share a folder
+    friend bool operator==(const IssuedCall&, const IssuedCall&) = default;
+};
+using IssuedLog = std::vector<IssuedCall>;
 
 struct OpLog {
     std::string what;  // write, make_folder, move, remove
@@ -72,6 +85,8 @@ public:
     // Every operation refused because its path crossed a link or named a special file:
     // "write out/a.txt: path crosses a symbolic link: out/".
     const std::vector<std::string>& refusals() const { return refusals_; }
+    // Records every durability call from now on into `log` (not owned; nullptr: none).
+    void record_into(IssuedLog* log) { issued_ = log; }
     FsResult<std::string> read(std::string_view path) override;
     FsResult<FsDone> write(std::string_view path, std::string_view bytes) override;
     FsResult<FsDone> make_folder(std::string_view path) override;
@@ -90,6 +105,9 @@ private:
     bool shim_fires();
     FsResult<FsDone> done(std::string what, std::string_view path, FsResult<FsDone> r);
     void refuse_leaf(std::string_view what, std::string_view path, FsError e);
+    void issued(PortOp op, Primitive p, bool within_one_folder = false);
+    IssuedLog* issued_ = nullptr;
+    std::size_t calls_ = 0;
     std::string root_;
     int root_fd_ = -1;
     std::string root_error_;
@@ -109,9 +127,11 @@ private:
 // next one. `shim`: its n-th append fails with ENOSPC after half the line is written.
 class FileJournal final : public JournalSink {
 public:
-    explicit FileJournal(std::string path, CrashPlan* crash = nullptr, FaultShim* shim = nullptr);
+    // `log`: the durability calls, recorded from the opening on (IssuedCall; call 0 is the opening).
+    explicit FileJournal(std::string path, CrashPlan* crash = nullptr, FaultShim* shim = nullptr, IssuedLog* log = nullptr);
     // The journal `name` in the folder `dir_fd` (not owned); must_exist: never created.
-    FileJournal(int dir_fd, const std::string& name, bool must_exist, CrashPlan* crash = nullptr, FaultShim* shim = nullptr);
+    FileJournal(int dir_fd, const std::string& name, bool must_exist, CrashPlan* crash = nullptr, FaultShim* shim = nullptr,
+                IssuedLog* log = nullptr);
     bool ok() const { return fd_ >= 0; }
     const std::string& error() const { return error_; }
     ~FileJournal() override;
@@ -121,6 +141,9 @@ public:
 
 private:
     void open_at(int dir_fd, const std::string& name, bool must_exist);
+    void issued(PortOp op, Primitive p);
+    IssuedLog* issued_ = nullptr;
+    std::size_t calls_ = 0;
     std::string path_;
     CrashPlan* crash_;
     FaultShim* shim_;

@@ -10,8 +10,12 @@
 #include <dirent.h>
 #include <algorithm>
 #include <fstream>
+#include <map>
+#include <set>
 
 #include "host/real_files.h"
+#include "model/durability.h"
+#include "model/undo.h"
 #include "properties/r0_links.h"
 #include "properties/r0_real.h"
 #include "tests/r0_support.h"
@@ -242,4 +246,101 @@ BOOST_AUTO_TEST_CASE(R7_opening_an_existing_journal_cuts_a_torn_last_line_before
     }
     std::ifstream again(path, std::ios::binary);
     BOOST_TEST(std::string((std::istreambuf_iterator<char>(again)), {}) == "{\"d\":4}\n");
+}
+
+namespace {
+
+// The port's calls, grouped: (journal or files, call number) -> the op and its primitives in order.
+struct Group {
+    PortOp op = PortOp::Write;
+    bool within_one_folder = false;
+    std::vector<Primitive> primitives;
+};
+std::map<std::pair<int, std::size_t>, Group> groups_of(const host::IssuedLog& files, const host::IssuedLog& journal) {
+    std::map<std::pair<int, std::size_t>, Group> out;
+    for (int source = 0; source < 2; ++source) {
+        for (const host::IssuedCall& c : source == 0 ? files : journal) {
+            Group& g = out[{source, c.call}];
+            g.op = c.op;
+            g.within_one_folder = c.within_one_folder;
+            g.primitives.push_back(c.primitive);
+        }
+    }
+    return out;
+}
+
+std::vector<Primitive> expected_of(const DurabilityPlans& plans, const Group& g) {
+    std::vector<Primitive> out;
+    for (const Primitive p : plans.plan(g.op)) {
+        if (issued_by_call(p, g.within_one_folder)) out.push_back(p);
+    }
+    return out;
+}
+
+// Runs every corpus file fixture on a real folder (the last step's check fails: the rollback
+// writes back, moves back and removes too), then opens the journal again (recovery's opening).
+std::pair<host::IssuedLog, host::IssuedLog> record_the_port() {
+    host::IssuedLog files_log, journal_log;
+    for (const auto& f : file_fixtures()) {
+        std::string error;
+        const auto ws = make_workspace(f, error);
+        BOOST_REQUIRE_MESSAGE(ws.has_value(), error);
+        {
+            host::RealFiles files(ws->root());
+            host::IssuedLog one_files, one_journal;
+            files.record_into(&one_files);
+            host::FileJournal journal(ws->journal(), nullptr, nullptr, &one_journal);
+            UndoTool tool(UndoPorts{&files, nullptr, &journal});
+            const auto last = static_cast<std::uint32_t>(f.steps.size());
+            tool.run(Task{"recorded", f.steps, false}, [last](std::uint32_t s) -> std::optional<std::string> {
+                return s == last ? std::optional<std::string>("fail the last step") : std::nullopt;
+            });
+            host::IssuedLog reopening;
+            host::FileJournal reopened(ws->journal(), nullptr, nullptr, &reopening);
+            BOOST_REQUIRE(reopened.ok());
+            for (auto& c : reopening) c.call += 500;  // a second port object: calls of its own
+            one_journal.insert(one_journal.end(), reopening.begin(), reopening.end());
+            // Calls are numbered per port object; offset them so fixtures do not share numbers.
+            for (auto& c : one_files) c.call += files_log.size() * 1000;
+            for (auto& c : one_journal) c.call += journal_log.size() * 1000;
+            files_log.insert(files_log.end(), one_files.begin(), one_files.end());
+            journal_log.insert(journal_log.end(), one_journal.begin(), one_journal.end());
+        }
+        host::remove_tree(ws->dir);
+    }
+    return {files_log, journal_log};
+}
+
+}  // namespace
+
+// The real port issues, call for call, the durability calls of model/durability.h — the plans the
+// power-cut campaign judges (r0 --power-cut) — in the same order.
+BOOST_AUTO_TEST_CASE(R7_the_real_port_issues_the_durability_plan_the_power_cut_run_judges) {
+    const auto [files_log, journal_log] = record_the_port();
+    const auto groups = groups_of(files_log, journal_log);
+    std::set<PortOp> seen;
+    for (const auto& [key, g] : groups) {
+        seen.insert(g.op);
+        const std::vector<Primitive> want = expected_of(DurabilityPlans{}, g);
+        BOOST_TEST((g.primitives == want), to_string(g.op) << " call " << key.second << ": issued " << g.primitives.size()
+                                                              << " primitives, the plan has " << want.size());
+    }
+    for (const PortOp op : all_port_ops) BOOST_TEST(seen.count(op) == 1u, "never recorded: " << to_string(op));
+}
+
+// The comparison can fail: the same recording against the plan without any one of its fsyncs
+// disagrees on some call.
+BOOST_AUTO_TEST_CASE(R7_the_recording_disagrees_with_a_plan_missing_one_fsync) {
+    const auto [files_log, journal_log] = record_the_port();
+    const auto groups = groups_of(files_log, journal_log);
+    for (const PortOp op : all_port_ops) {
+        const auto plan = durability_plan(op);
+        for (std::size_t i = 0; i < plan.size(); ++i) {
+            if (!is_fsync(plan[i])) continue;
+            const DurabilityPlans weaker = DurabilityPlans{}.without(op, i);
+            bool differs = false;
+            for (const auto& [key, g] : groups) differs = differs || g.primitives != expected_of(weaker, g);
+            BOOST_TEST(differs, to_string(op) << " without " << to_string(plan[i]) << " still matches the recording");
+        }
+    }
 }
