@@ -347,8 +347,9 @@ int cmd_r0(const Argv& argv) {
         return crash.pass() ? exit_ok : exit_violation;
     }
     if (args.flag("--real") || adapter_cmd) {
-        const auto timeout = args.number("--adapter-timeout-ms");
-        const int ms = static_cast<int>(std::min<std::uint64_t>(timeout.value_or(r0::adapter_timeout_ms_default), 600'000));
+        const auto timeout = args.number("--adapter-timeout-ms", 1, 600'000);  // out of range: exit 2, never clamped
+        if (!args.ok()) return usage_error("r0", args.error());
+        const int ms = static_cast<int>(timeout.value_or(r0::adapter_timeout_ms_default));
         const r0::RealBenchResult real = r0::run_real_bench(adapter_cmd.value_or(""), fixtures, ms);
         if (!real.error.empty()) {
             std::cerr << "deskcheck r0: " << printable(real.error) << "\n";
