@@ -103,7 +103,7 @@ constexpr TargetShare target_shares[] = {{"fuzz_batch", 20, 1'500},
                                          {"fuzz_verdict", 10, 40'000},
                                          {"fuzz_locator", 10, 5'000},
                                          {"fuzz_observation", 10, 19'000},
-                                         {"fuzz_journal", 5, 300}};
+                                         {"fuzz_journal", 5, 700}};
 constexpr std::uint32_t shares_total_pct() {
     std::uint32_t total = campaign_share_pct + published_share_pct + r0_share_pct + mutate_rules_share_pct;
     for (const auto& t : target_shares) total += t.pct;

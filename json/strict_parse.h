@@ -1,19 +1,20 @@
-// The one JSON reader of every JSON input deskcheck takes (scenario files, R0 fixtures, journal
-// lines, adapter answers and requests, observation snapshots, mutate-rules' explained.json): the
-// text is parsed by nlohmann/json, and refused when it holds
+// The one JSON reader of the JSON inputs deskcheck takes (scenario files, R0 fixtures, journal
+// lines, adapter answers, observation snapshots, mutate-rules' explained.json): the text is
+// parsed by nlohmann/json's SAX parser into the same value its DOM parser gives, and refused when
+// it holds
 //   - a duplicate key in any object (nlohmann/json would keep the last one silently, so two
 //     readers of the same text could disagree): the error names the key and its JSON pointer;
 //   - a NUL byte (nlohmann/json takes one for the end of the input and ignores what follows);
 //   - anything that is not JSON text (the byte offset and the parser's reason).
-// Never throws a JSON exception. Header-only, like nlohmann/json itself, and it includes nothing
-// of deskcheck: it sits beside that library, below every folder, so sim/ and host/ (which may
-// include only model/, and model/ only the standard library) can both use it.
+// Never throws, not even inside (a refused text costs no unwinding). Header-only, like
+// nlohmann/json itself, and it includes nothing of deskcheck: it sits beside that library, below
+// every folder, so sim/ and host/ (which may include only model/, and model/ only the standard
+// library) can both use it.
 #pragma once
 
 #include <cstddef>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -61,59 +62,6 @@ inline std::string json_pointer_token(std::string_view key) {
 
 namespace strict_json_detail {
 
-// Follows the parser's events to know the pointer of each key; records the first duplicate key.
-// Memory: one frame per open object or array, linear in the text.
-class DuplicateKeyWatch {
-public:
-    template <class Json>
-    void on_event(typename Json::parse_event_t event, const Json& parsed) {
-        using E = typename Json::parse_event_t;
-        switch (event) {
-            case E::object_start: frames_.push_back(Frame{false, 0, {}, {}}); break;
-            case E::array_start: frames_.push_back(Frame{true, 0, {}, {}}); break;
-            case E::key:
-                if (parsed.is_string()) on_key(parsed.template get_ref<const std::string&>());
-                break;
-            case E::value: child_done(); break;
-            case E::object_end:
-            case E::array_end:
-                if (!frames_.empty()) frames_.pop_back();
-                child_done();
-                break;
-        }
-    }
-    const std::optional<JsonTextError>& duplicate() const { return duplicate_; }
-
-private:
-    struct Frame {
-        bool is_array = false;
-        std::size_t index = 0;
-        std::string key;
-        std::set<std::string, std::less<>> keys;
-    };
-
-    void on_key(const std::string& key) {
-        if (frames_.empty()) return;
-        Frame& frame = frames_.back();
-        frame.key = key;
-        if (frame.keys.insert(key).second || duplicate_) return;
-        duplicate_ = JsonTextError{current_pointer(), "duplicate key " + json_message_literal(key)};
-    }
-    void child_done() {
-        if (!frames_.empty() && frames_.back().is_array) ++frames_.back().index;
-    }
-    std::string current_pointer() const {
-        std::string pointer;
-        for (const auto& frame : frames_) {
-            pointer += "/" + (frame.is_array ? std::to_string(frame.index) : json_pointer_token(frame.key));
-        }
-        return pointer;
-    }
-
-    std::vector<Frame> frames_;
-    std::optional<JsonTextError> duplicate_;
-};
-
 // "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error ..." -> the part
 // after the location (the message gives a byte offset instead), cut short, with the bytes that
 // are not printable ASCII (invalid UTF-8 included) written as \xNN.
@@ -136,6 +84,95 @@ inline std::string parse_error_detail(const std::string& what) {
     return used < detail.size() ? out + "..." : out;
 }
 
+// A SAX handler that builds the value as nlohmann/json's own DOM parser does, refuses the first
+// duplicate key (the object being built already holds it) with the key's JSON pointer, and keeps
+// the parser's error instead of throwing it: no exception on any input, however invalid (an
+// exception per refused line made the readers slow, fuzz_journal above all). Memory: the value and
+// one pointer per open object or array, linear in the text.
+template <class Json>
+class StrictSax {
+public:
+    using number_integer_t = typename Json::number_integer_t;
+    using number_unsigned_t = typename Json::number_unsigned_t;
+    using number_float_t = typename Json::number_float_t;
+    using string_t = typename Json::string_t;
+    using binary_t = typename Json::binary_t;
+
+    bool null() { return add(nullptr); }
+    bool boolean(bool v) { return add(v); }
+    bool number_integer(number_integer_t v) { return add(v); }
+    bool number_unsigned(number_unsigned_t v) { return add(v); }
+    bool number_float(number_float_t v, const string_t&) { return add(v); }
+    bool string(string_t& v) { return add(std::move(v)); }
+    bool binary(binary_t& v) { return add(Json::binary(std::move(v))); }
+    bool start_object(std::size_t) { return open(Json::value_t::object); }
+    bool start_array(std::size_t) { return open(Json::value_t::array); }
+    bool end_object() { return close(); }
+    bool end_array() { return close(); }
+    bool key(string_t& k) {
+        Json& object = *stack_.back();
+        keys_.back() = k;
+        if (object.contains(k)) {
+            error_ = JsonTextError{pointer(), "duplicate key " + json_message_literal(k)};
+            return false;
+        }
+        slot_ = &object[k];
+        return true;
+    }
+    bool parse_error(std::size_t position, const std::string&, const typename Json::exception& e) {
+        error_ = JsonTextError{"", "truncated or invalid JSON at byte " + std::to_string(position) + ": " + parse_error_detail(e.what())};
+        return false;
+    }
+
+    Json& root() { return root_; }
+    const std::optional<JsonTextError>& error() const { return error_; }
+
+private:
+    template <class V>
+    bool add(V&& v) {
+        place(Json(std::forward<V>(v)));
+        return true;
+    }
+    Json* place(Json&& v) {
+        if (stack_.empty()) {
+            root_ = std::move(v);
+            return &root_;
+        }
+        Json& parent = *stack_.back();
+        if (parent.is_array()) {
+            parent.push_back(std::move(v));
+            return &parent.back();
+        }
+        *slot_ = std::move(v);
+        return slot_;
+    }
+    bool open(typename Json::value_t type) {
+        stack_.push_back(place(Json(type)));
+        keys_.emplace_back();
+        return true;
+    }
+    bool close() {
+        stack_.pop_back();
+        keys_.pop_back();
+        return true;
+    }
+    // The pointer of the key being read: each open array by the index of the element being built,
+    // each open object by its current key.
+    std::string pointer() const {
+        std::string out;
+        for (std::size_t i = 0; i < stack_.size(); ++i) {
+            out += "/" + (stack_[i]->is_array() ? std::to_string(stack_[i]->size() - 1) : json_pointer_token(keys_[i]));
+        }
+        return out;
+    }
+
+    Json root_;
+    std::vector<Json*> stack_;       // the open objects and arrays, outermost first
+    std::vector<string_t> keys_;     // the current key of each (unused for an array)
+    Json* slot_ = nullptr;           // where the value after the last key goes
+    std::optional<JsonTextError> error_;
+};
+
 }  // namespace strict_json_detail
 
 // The JSON value of `text`, or what is wrong with it (see the top of this file). `Json` is
@@ -145,20 +182,11 @@ std::variant<Json, JsonTextError> parse_json_strict(std::string_view text) {
     if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
         return JsonTextError{"", "a NUL byte at byte " + std::to_string(nul + 1) + " (not JSON text)"};
     }
-    strict_json_detail::DuplicateKeyWatch watch;
-    try {
-        Json parsed = Json::parse(text, [&watch](int, typename Json::parse_event_t event, Json& value) {
-            watch.on_event<Json>(event, value);
-            return true;
-        });
-        if (watch.duplicate()) return *watch.duplicate();
-        return parsed;
-    } catch (const typename Json::parse_error& e) {
-        return JsonTextError{"", "truncated or invalid JSON at byte " + std::to_string(e.byte) + ": " +
-                                     strict_json_detail::parse_error_detail(e.what())};
-    } catch (const typename Json::exception& e) {  // a number out of range, ...
-        return JsonTextError{"", std::string("unreadable JSON: ") + e.what()};
-    }
+    strict_json_detail::StrictSax<Json> sax;
+    const bool ok = Json::sax_parse(text, &sax);
+    if (sax.error()) return *sax.error();
+    if (!ok) return JsonTextError{"", "unreadable JSON"};
+    return std::move(sax.root());
 }
 
 }  // namespace deskcheck
