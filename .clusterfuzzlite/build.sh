@@ -14,7 +14,7 @@ if [ ! -f "$repo/fuzz/CMakeLists.txt" ]; then
     repo="$SRC/deskcheck"
 fi
 build="${WORK:-$(mktemp -d)}/deskcheck-build"
-targets=(fuzz_batch fuzz_scenario_json fuzz_verdict fuzz_locator fuzz_observation)
+targets=(fuzz_batch fuzz_scenario_json fuzz_verdict fuzz_locator fuzz_observation fuzz_journal)
 
 generator=()
 if command -v ninja >/dev/null 2>&1; then
@@ -62,4 +62,4 @@ for target in "${targets[@]}"; do
         zip_folder "$repo/corpus/$target" "$OUT/${target}_seed_corpus.zip"
     fi
 done
-cp "$repo/fuzz/fuzz_scenario_json.dict" "$repo/fuzz/fuzz_observation.dict" "$OUT/"
+cp "$repo/fuzz/fuzz_scenario_json.dict" "$repo/fuzz/fuzz_observation.dict" "$repo/fuzz/fuzz_journal.dict" "$OUT/"

@@ -1,6 +1,7 @@
 #include "cli/args.h"
 
 #include <charconv>
+#include <cstdint>
 #include <iostream>
 
 namespace deskcheck::cli {
@@ -48,11 +49,24 @@ std::optional<std::uint64_t> Args::number(const std::string& name) {
     std::uint64_t out = 0;
     const auto* end = v->data() + v->size();
     const auto r = std::from_chars(v->data(), end, out);
+    if (r.ec == std::errc::result_out_of_range && r.ptr == end) {
+        fail("option " + name + " is beyond " + std::to_string(UINT64_MAX) + ", got '" + *v + "'");
+        return std::nullopt;
+    }
     if (r.ec != std::errc() || r.ptr != end || v->empty()) {
         fail("option " + name + " expects an unsigned number, got '" + *v + "'");
         return std::nullopt;
     }
     return out;
+}
+
+std::optional<std::uint64_t> Args::number(const std::string& name, std::uint64_t min, std::uint64_t max) {
+    const auto n = number(name);
+    if (n && (*n < min || *n > max)) {
+        fail(name + " must lie in " + std::to_string(min) + ".." + std::to_string(max) + ", got '" + *option(name) + "'");
+        return std::nullopt;
+    }
+    return n;
 }
 
 void Args::fail(std::string message) {

@@ -33,8 +33,11 @@ public:
     const std::string& error() const { return *error_; }
     bool flag(const std::string& name) const { return flags_set_.count(name) != 0; }
     std::optional<std::string> option(const std::string& name) const;
-    // Parses an unsigned option; records a usage error when it is not a number.
+    // Parses an unsigned option; records a usage error when it is not a number or beyond 2^64 - 1.
     std::optional<std::uint64_t> number(const std::string& name);
+    // The same, within [min, max] (the range of the type or the limit it is narrowed to): a number
+    // outside it is a usage error ("--x must lie in MIN..MAX, got 'V'"), never clamped or wrapped.
+    std::optional<std::uint64_t> number(const std::string& name, std::uint64_t min, std::uint64_t max);
     const std::vector<std::string>& positional() const { return positional_; }
     void fail(std::string message);
     const std::string& command() const { return command_; }

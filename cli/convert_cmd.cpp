@@ -32,7 +32,8 @@ constexpr const char* convert_help =
     "  is reported with the decoder's error; it is never read as fuzz_batch bytes.\n"
     "exit: 0 every file converted, 1 some file violates no property today (nothing written for it),\n"
     "      2 bad usage or an unreadable / undecodable / too large (over 1 MiB) file,\n"
-    "      5 a counterexample was found but could not be written (DIR not a writable folder)\n";
+    "      5 a counterexample was found but it or its page could not be written (DIR not a real, writable\n"
+    "        folder; a name in it taken by what is not a regular file)\n";
 
 fs::path default_out() {
     const auto checkout = find_checkout(fs::current_path());
@@ -109,6 +110,7 @@ int cmd_convert(const Argv& argv) {
         PageWritten page;
         if (c.error.empty() && c.violated && !c.file.empty()) {
             page = write_page_for(c.file, replay_options(Mutation::None), "deskcheck replay " + c.file);
+            if (!page.error.empty()) worst = std::max(worst, exit_infrastructure);
         }
         if (json) all.push_back(conversion_json(input, c, page));
         else print_conversion(input, c, page);

@@ -21,6 +21,73 @@ std::string errno_text(int err) { return std::strerror(err); }
 
 std::string quoted(const fs::path& p) { return printable(p.string()); }
 
+// What a directory entry is that deskcheck will not replace (lstat's mode: a link is a link).
+std::string kind_of(mode_t mode) {
+    if (S_ISLNK(mode)) return "a symbolic link";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISSOCK(mode)) return "a socket";
+    if (S_ISDIR(mode)) return "a folder";
+    return "not a regular file";
+}
+
+FileError not_regular(const fs::path& file, mode_t mode) {
+    if (S_ISDIR(mode)) return FileError{quoted(file) + ": is a folder"};
+    return FileError{quoted(file) + ": exists and is " + kind_of(mode) + ", not a regular file (deskcheck replaces only regular files)"};
+}
+
+// An error when `file` exists and is anything but a regular file; a link is never followed.
+std::optional<FileError> refuse_not_regular(const fs::path& file) {
+    struct stat st {};
+    if (::lstat(file.c_str(), &st) != 0) return std::nullopt;  // absent (or unreachable: the write says so)
+    if (S_ISREG(st.st_mode)) return std::nullopt;
+    return not_regular(file, st.st_mode);
+}
+
+// An error when the folder `dir` is a symbolic link: an output folder is a real one.
+std::optional<FileError> refuse_link(const fs::path& dir) {
+    struct stat st {};
+    std::string name = dir.string();
+    while (name.size() > 1 && name.back() == '/') name.pop_back();  // "out/" is "out"
+    if (::lstat(name.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return std::nullopt;
+    return FileError{quoted(dir) + ": is a symbolic link, not a folder (deskcheck writes only into a real folder)"};
+}
+
+// Puts the finished temporary file `tmp` at `file` in one step, never replacing what is not a
+// regular file — not even one that appeared at `file` after the caller's check: the target is
+// swapped with the temporary file atomically (renameat2 RENAME_EXCHANGE) and what came out is
+// looked at; anything but a regular file is swapped back. On a file system without renameat2's
+// flags, a check then rename(2) (the one window left).
+std::optional<FileError> install(const fs::path& tmp, const fs::path& file) {
+    const auto cannot = [&](int err) {
+        ::unlink(tmp.c_str());
+        return FileError{quoted(file) + ": cannot write it: " + errno_text(err)};
+    };
+    if (::renameat2(AT_FDCWD, tmp.c_str(), AT_FDCWD, file.c_str(), RENAME_NOREPLACE) == 0) return std::nullopt;
+    int err = errno;
+    if (err == EEXIST) {
+        if (::renameat2(AT_FDCWD, tmp.c_str(), AT_FDCWD, file.c_str(), RENAME_EXCHANGE) == 0) {
+            struct stat st {};
+            const bool got = ::lstat(tmp.c_str(), &st) == 0;  // what was at `file` until now
+            if (got && S_ISREG(st.st_mode)) {
+                ::unlink(tmp.c_str());
+                return std::nullopt;
+            }
+            if (::renameat2(AT_FDCWD, tmp.c_str(), AT_FDCWD, file.c_str(), RENAME_EXCHANGE) == 0) ::unlink(tmp.c_str());
+            return got ? not_regular(file, st.st_mode) : FileError{quoted(file) + ": cannot write it: it changed while written"};
+        }
+        err = errno;
+    }
+    if (err != EINVAL && err != ENOSYS && err != ENOTSUP) return cannot(err);
+    if (auto e = refuse_not_regular(file)) {
+        ::unlink(tmp.c_str());
+        return e;
+    }
+    if (::rename(tmp.c_str(), file.c_str()) != 0) return cannot(errno);
+    return std::nullopt;
+}
+
 // Closes a descriptor once, on every path.
 class Fd {
 public:
@@ -66,8 +133,8 @@ mode_t file_mode() {
 std::variant<fs::path, FileError> write_temporary(const fs::path& file, std::string_view content) {
     const fs::path target(file);
     if (target.filename().empty()) return FileError{quoted(file) + ": names a folder, not a file"};
+    if (auto e = refuse_not_regular(target)) return *e;
     std::error_code ec;
-    if (fs::is_directory(target, ec)) return FileError{quoted(file) + ": is a folder"};
     const fs::path parent = target.parent_path().empty() ? fs::path(".") : target.parent_path();
     if (fs::exists(parent, ec) && !fs::is_directory(parent, ec)) {
         return FileError{quoted(file) + ": " + quoted(parent) + " is not a folder"};
@@ -134,6 +201,7 @@ std::variant<std::string, FileError> read_input_file(const fs::path& file, std::
 std::optional<FileError> prepare_output_dir(const fs::path& dir) {
     std::error_code ec;
     if (dir.empty()) return FileError{"(empty path): not a folder"};
+    if (auto e = refuse_link(dir)) return e;
     if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) return FileError{quoted(dir) + ": exists and is not a folder"};
     fs::create_directories(dir, ec);
     if (ec) return FileError{quoted(dir) + ": cannot create the folder: " + ec.message()};
@@ -147,7 +215,9 @@ std::optional<FileError> prepare_output_dir(const fs::path& dir) {
     return std::nullopt;
 }
 
-std::optional<FileError> check_output_dir(const fs::path& dir) {
+namespace {
+
+std::optional<FileError> check_folder(const fs::path& dir) {
     std::error_code ec;
     if (dir.empty()) return FileError{"(empty path): not a folder"};
     fs::path at = fs::absolute(dir, ec);
@@ -171,25 +241,25 @@ std::optional<FileError> check_output_dir(const fs::path& dir) {
     return FileError{quoted(dir) + ": no existing folder above it"};
 }
 
+}  // namespace
+
+std::optional<FileError> check_output_dir(const fs::path& dir) {
+    if (auto e = refuse_link(dir)) return e;
+    return check_folder(dir);
+}
+
 std::optional<FileError> check_output_file(const fs::path& file) {
-    std::error_code ec;
     if (file.filename().empty()) return FileError{quoted(file) + ": names a folder, not a file"};
-    if (fs::is_directory(file, ec)) return FileError{quoted(file) + ": is a folder"};
+    if (auto e = refuse_not_regular(file)) return e;
     const fs::path parent = file.parent_path().empty() ? fs::path(".") : file.parent_path();
-    if (auto e = check_output_dir(parent)) return FileError{quoted(file) + ": " + e->message};
+    if (auto e = check_folder(parent)) return FileError{quoted(file) + ": " + e->message};
     return std::nullopt;
 }
 
 std::optional<FileError> write_file_atomically(const fs::path& file, std::string_view content) {
     auto temporary = write_temporary(file, content);
     if (auto* e = std::get_if<FileError>(&temporary)) return *e;
-    const fs::path& tmp = std::get<fs::path>(temporary);
-    if (::rename(tmp.c_str(), file.c_str()) != 0) {
-        const int err = errno;
-        ::unlink(tmp.c_str());
-        return FileError{quoted(file) + ": cannot write it: " + errno_text(err)};
-    }
-    return std::nullopt;
+    return install(std::get<fs::path>(temporary), file);
 }
 
 std::optional<FileError> write_new_file(const fs::path& file, std::string_view content, bool& taken) {
@@ -203,6 +273,7 @@ std::optional<FileError> write_new_file(const fs::path& file, std::string_view c
     ::unlink(tmp.c_str());
     if (linked == 0) return std::nullopt;
     if (err == EEXIST) {
+        if (auto e = refuse_not_regular(file)) return e;  // a FIFO, a device, a link by that name
         taken = true;
         return std::nullopt;
     }

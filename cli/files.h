@@ -3,7 +3,10 @@
 //    missing file, an unreadable or an over-long one is one clear error naming the file;
 //  - a file the CLI says it wrote exists, complete: it is written under a temporary name in the
 //    same folder, flushed, closed, then renamed (or linked, when it must not replace anything);
-//    every step is checked, and a failure is an error naming the path, never "written to".
+//    every step is checked, and a failure is an error naming the path, never "written to";
+//  - only a regular file is ever replaced: an existing target that is a device node, a FIFO,
+//    a socket or a symbolic link (to anything) is refused, up front and again at the write, and
+//    stays as it was; an output folder is a real folder, not a link to one.
 #pragma once
 
 #include <cstddef>
@@ -35,19 +38,22 @@ std::variant<std::string, FileError> read_input_file(const std::filesystem::path
 // be created, or a file cannot be created in it.
 std::optional<FileError> prepare_output_dir(const std::filesystem::path& dir);
 
-// Checks, without creating anything, that `dir` could be made a writable folder: it is one, or
-// its nearest existing ancestor is a folder deskcheck may write in. Commands check their --out
+// Checks, without creating anything, that `dir` could be made a writable folder: it is one (not a
+// symbolic link), or its nearest existing ancestor is a folder deskcheck may write in. Commands check their --out
 // before the work, and still check every write after it.
 std::optional<FileError> check_output_dir(const std::filesystem::path& dir);
-// The same for a file to be written (not a folder, its folder could be made).
+// The same for a file to be written (absent or a regular file, never followed if a link; its
+// folder could be made).
 std::optional<FileError> check_output_file(const std::filesystem::path& file);
 
-// Writes `content` to `file` atomically (temporary name in the same folder, then rename over
-// whatever was there). The folder is created when missing.
+// Writes `content` to `file` atomically (temporary name in the same folder, then rename over the
+// regular file that was there, if any; anything else there is refused and left as it was, even
+// when it appears during the write). The folder is created when missing.
 std::optional<FileError> write_file_atomically(const std::filesystem::path& file, std::string_view content);
 
 // Writes `content` to `file` atomically, but only if `file` does not exist yet (no replacement,
-// even when two processes race for the same name): false in `taken` when the name was free.
+// even when two processes race for the same name): true in `taken` when a regular file has the
+// name; an error when anything else has it.
 std::optional<FileError> write_new_file(const std::filesystem::path& file, std::string_view content, bool& taken);
 
 // A JSON document as text that never throws: invalid UTF-8 inside a string (a selection cut in

@@ -13,10 +13,12 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <variant>
 
 #include "cli/args.h"
 #include "cli/files.h"
 #include "cli/commands.h"
+#include "json/strict_parse.h"
 #include "model/observation.h"
 #include "properties/observation_checks.h"
 #include "properties/observation_mutation.h"
@@ -158,11 +160,14 @@ int cmd_judge_snapshot(const Argv& argv) {
     std::string error;
     const auto text = read_all(args.positional()[0], error);
     if (!text) return usage_error("judge-snapshot", error);
+    auto parsed = parse_json_strict<Json>(*text);
+    if (const auto* bad = std::get_if<JsonTextError>(&parsed)) {
+        if (bad->pointer.empty()) return usage_error("judge-snapshot", printable("/: not JSON (" + bad->message + ")"));
+        return usage_error("judge-snapshot", printable(bad->pointer + ": " + bad->message));
+    }
     Input in;
     try {
-        in = input_from(Json::parse(*text));
-    } catch (const Json::parse_error& e) {
-        return usage_error("judge-snapshot", printable("/: not JSON (" + std::string(e.what()) + ")"));
+        in = input_from(std::get<Json>(parsed));
     } catch (const BadInput& e) {
         return usage_error("judge-snapshot", printable(e.path + ": " + e.reason));
     } catch (const Json::exception& e) {  // a number out of range, a missing member, ...

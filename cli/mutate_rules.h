@@ -38,6 +38,7 @@ struct MutantReport {
     std::string property;                 // the killing check
     std::uint32_t cases = 0;              // the killing case's index + 1
     std::string file;                     // the killing counterexample ("" when none or not written)
+    std::string write_error;              // why the counterexample could not be written (exit 5)
     std::string replay;
     std::optional<ShownSituation> situation;  // for a survivor
     bool selected = true;                 // false: left out by --row

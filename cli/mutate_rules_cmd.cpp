@@ -24,6 +24,7 @@
 #include "cli/commands.h"
 #include "cli/report.h"
 #include "cli/situations.h"
+#include "json/strict_parse.h"
 #include "model/evidence.h"
 #include "model/observation.h"
 #include "properties/observation_mutation.h"
@@ -65,6 +66,7 @@ bool write_file(MutantReport& m, const fs::path& out, const std::string& text) {
     const std::string error = write_text_file(file, text);
     if (!error.empty()) {
         std::cerr << "deskcheck mutate-rules: counterexample not written: " << error << "\n";
+        m.write_error = error;
         return false;
     }
     m.file = file.string();
@@ -465,7 +467,8 @@ constexpr std::string_view help_text =
     "Each kill's shrunk counterexample goes to DIR (default build/mutate-rules/). --row ROW: only that row's\n"
     "mutations (an observation row is named by its reason). --jobs N: mutants on N threads (default 1; the\n"
     "result is the same). Progress on stderr.\n"
-    "exit: 0 every non-equivalent mutation is killed, 1 a mutation survived, 2 bad usage\n";
+    "exit: 0 every non-equivalent mutation is killed, 1 a mutation survived, 2 bad usage,\n"
+    "      5 --out is not a folder deskcheck can write in, or a counterexample could not be written\n";
 
 }  // namespace
 
@@ -562,8 +565,13 @@ ExplainedSurvivors read_explained_survivors(const fs::path& file) {
         out.error = printable(e->message);
         return out;
     }
+    auto parsed = parse_json_strict(std::get<std::string>(read));
+    if (const auto* bad = std::get_if<JsonTextError>(&parsed)) {
+        out.error = printable(file.string() + ": " + to_string(*bad));
+        return out;
+    }
     try {
-        const auto j = nlohmann::json::parse(std::get<std::string>(read));
+        const auto& j = std::get<nlohmann::json>(parsed);
         if (!j.is_object() || !j.contains("explained") || !j.at("explained").is_object()) {
             out.error = file.string() + ": expected an object with an object \"explained\" (mutation id -> reason)";
             return out;
@@ -599,15 +607,24 @@ int cmd_mutate_rules(const Argv& argv) {
     const auto settings = args.ok() ? parse(args) : std::nullopt;
     if (!settings) return usage_error("mutate-rules", args.error());
     const MutateSettings& s = *settings;
+    if (const auto e = check_output_dir(s.out)) {
+        std::cerr << "deskcheck mutate-rules: --out " << e->message << "\n";
+        return exit_infrastructure;
+    }
     const std::vector<SetReport> reports = run_mutate_rules(s);
     bool all_killed = true;
+    bool all_written = true;
     for (const auto& r : reports) all_killed = all_killed && r.survived == 0;
+    for (const auto& r : reports) {
+        for (const auto& m : r.mutants) all_written = all_written && m.write_error.empty();
+    }
+    const int verdict = !all_written ? exit_infrastructure : all_killed ? exit_ok : exit_violation;
     if (json) {
         nlohmann::ordered_json j{{"seed", s.seed}, {"cases", s.cases}, {"all_killed", all_killed}};
         j["rule_sets"] = nlohmann::ordered_json::array();
         for (const auto& r : reports) j["rule_sets"].push_back(set_report_json(r));
         std::cout << j.dump(2) << "\n";
-        return all_killed ? exit_ok : exit_violation;
+        return verdict;
     }
     for (std::size_t i = 0; i < reports.size(); ++i) {
         if (i != 0) std::cout << "\n";
@@ -617,7 +634,7 @@ int cmd_mutate_rules(const Argv& argv) {
         std::cout << "\n";
         for (const auto& r : reports) print_score(r, std::cout);
     }
-    return all_killed ? exit_ok : exit_violation;
+    return verdict;
 }
 
 }  // namespace deskcheck::cli

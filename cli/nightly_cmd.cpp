@@ -98,11 +98,12 @@ struct TargetShare {
     std::uint32_t pct;
     std::uint32_t execs_per_s;  // nominal, under ASan + UBSan
 };
-constexpr TargetShare target_shares[] = {{"fuzz_batch", 25, 1'500},
+constexpr TargetShare target_shares[] = {{"fuzz_batch", 20, 1'500},
                                          {"fuzz_scenario_json", 15, 2'200},
                                          {"fuzz_verdict", 10, 40'000},
                                          {"fuzz_locator", 10, 5'000},
-                                         {"fuzz_observation", 10, 19'000}};
+                                         {"fuzz_observation", 10, 19'000},
+                                         {"fuzz_journal", 5, 700}};
 constexpr std::uint32_t shares_total_pct() {
     std::uint32_t total = campaign_share_pct + published_share_pct + r0_share_pct + mutate_rules_share_pct;
     for (const auto& t : target_shares) total += t.pct;
@@ -129,7 +130,8 @@ constexpr const char* nightly_help =
     "  (5%), mutate-rules over every rule table (10%;\n"
     "  a surviving mutation not explained in FILE, default corpus/mutate-rules/explained.json, is a\n"
     "  warning) and each fuzz target under libFuzzer\n"
-    "  (fuzz_batch 25%, fuzz_scenario_json 15%, fuzz_verdict, fuzz_locator, fuzz_observation 10% each),\n"
+    "  (fuzz_batch 20%, fuzz_scenario_json 15%, fuzz_verdict, fuzz_locator, fuzz_observation 10% each,\n"
+    "  fuzz_journal 5%),\n"
     "  new inputs merged into corpus/<target>/, every crash converted into a shrunk counterexample in DIR (default corpus/regressions) with its timeline\n"
     "  page next to it (FILE.html, see deskcheck replay --html), a sample of runs replayed twice (S-1),\n"
     "  and a summary (text, or --json) listing each finding's replay command and page. Progress goes\n"

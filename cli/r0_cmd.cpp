@@ -26,6 +26,7 @@
 #include "cli/files.h"
 #include "cli/interrupt.h"
 #include "cli/r0_power_cmd.h"
+#include "json/strict_parse.h"
 #include "properties/r0_bench.h"
 #include "properties/r0_campaign.h"
 #include "properties/r0_links.h"
@@ -45,6 +46,7 @@ constexpr std::uint64_t default_generated = 8;
 constexpr std::uint64_t default_cases = 100'000;
 constexpr std::uint64_t cases_max = 100'000'000;
 constexpr std::uint64_t adapter_timeout_ms_max = 600'000;
+constexpr std::size_t serve_line_bytes_max = std::size_t{1} << 24;  // one request line of r0 serve
 // An adapter's error names the adapter, the request and what arrived, each clipped (r0_real.cpp).
 constexpr std::size_t adapter_error_bytes_max = 1000;
 
@@ -257,7 +259,16 @@ int cmd_r0_serve(const Argv& argv) {
     };
     std::string line;
     while (std::getline(std::cin, line)) {
-        const Json req = Json::parse(line, nullptr, false);
+        if (line.size() > serve_line_bytes_max) {
+            std::cout << Json{{"error", "a request longer than " + std::to_string(serve_line_bytes_max) + " bytes"}}.dump() << "\n" << std::flush;
+            continue;
+        }
+        auto parsed = parse_json_strict<Json>(line);  // duplicate keys refused, with their JSON pointer
+        if (const auto* bad = std::get_if<JsonTextError>(&parsed)) {
+            std::cout << Json{{"error", "the request is not JSON: " + to_string(*bad)}}.dump() << "\n" << std::flush;
+            continue;
+        }
+        const Json req = std::move(std::get<Json>(parsed));
         Json ans;
         const std::string op = req.is_object() && req.contains("op") && req["op"].is_string() ? req["op"].get<std::string>() : "";
         const std::string root = req.is_object() && req.contains("root") && req["root"].is_string() ? req["root"].get<std::string>() : "";

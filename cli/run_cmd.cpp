@@ -114,7 +114,8 @@ std::string run_help() {
            mutation_help() +
            "Ctrl-C (SIGINT) or SIGTERM stops at the next case: the summary so far is printed, marked interrupted.\n"
            "exit: 0 every property holds, 1 a property is violated or gave up, 2 bad usage,\n"
-           "      5 a counterexample could not be written, 130 / 143 interrupted by SIGINT / SIGTERM\n";
+           "      5 a counterexample or its timeline page could not be written (--out not a real folder, a\n"
+           "        name in it taken by what is not a regular file), 130 / 143 interrupted by SIGINT / SIGTERM\n";
 }
 
 // Writes the counterexamples; the errors of those that could not be written.
@@ -206,10 +207,12 @@ int cmd_run(const Argv& argv) {
     const std::vector<std::string> write_errors = write_all(r, o, out_dir, files);
     // The header names the mutation, so the page's replay (and the command it prints) needs no flag.
     std::vector<std::string> page_files;
+    bool page_failed = false;
     for (const auto& f : files) {
         PageWritten page;
         if (!f.empty()) page = write_page_for(f, replay_options(Mutation::None), "deskcheck replay " + f);
         if (!page.error.empty()) std::cerr << "deskcheck run: no timeline page: " << page.error << "\n";
+        page_failed = page_failed || !page.error.empty();
         page_files.push_back(page.path);
     }
     bool failed = !r.counterexamples.empty();
@@ -235,7 +238,7 @@ int cmd_run(const Argv& argv) {
     }
     for (const auto& e : write_errors) std::cerr << "deskcheck run: cannot write a counterexample: " << e << "\n";
     if (signal != 0) return exit_code_for(signal);
-    if (!write_errors.empty()) return exit_infrastructure;
+    if (!write_errors.empty() || page_failed) return exit_infrastructure;
     return failed ? exit_violation : exit_ok;
 }
 
@@ -255,8 +258,8 @@ std::string replay_command(const std::string& file, const Args& args) {
 int write_replay_page(const Replayed& replayed, const Args& args, const std::string& out) {
     const std::string error = write_text_file(out, timeline_page(replayed, replay_command(replayed.file, args)));
     if (!error.empty()) {
-        std::cerr << "deskcheck replay: --html: " << error << "\n";
-        return exit_usage;
+        std::cerr << "deskcheck replay: --html " << error << "\n";
+        return exit_infrastructure;
     }
     std::cerr << "deskcheck replay: timeline page written to " << out << "\n";
     return exit_ok;
@@ -279,7 +282,7 @@ int cmd_replay(const Argv& argv) {
                      "exit: 0 every property holds and every recorded outcome reproduced,\n"
                      "      1 a property is violated, or a recorded outcome did NOT reproduce,\n"
                      "      2 bad usage or bad input (unreadable, too large, not a valid scenario, unknown header values),\n"
-                     "        or the page cannot be written\n";
+                     "      5 the page cannot be written (OUT.html is not a regular file, its folder cannot be made)\n";
         return exit_ok;
     }
     props::RunOptions base;
@@ -302,6 +305,10 @@ int cmd_replay(const Argv& argv) {
         }
     }
     if (!args.ok()) return usage_error("replay", args.error());
+    if (const auto e = html ? check_output_file(*html) : std::nullopt) {
+        std::cerr << "deskcheck replay: --html " << e->message << "\n";
+        return exit_infrastructure;
+    }
     base.agent_retries = !args.flag("--no-agent");
     const bool json = args.flag("--json");
     int worst = exit_ok;

@@ -18,7 +18,7 @@ fuzz_build="${2:-$repo/build/fuzz}"
 count="${3:-400}"
 gcc_build="$(cd "$gcc_build" && pwd)"
 fuzz_build="$(cd "$fuzz_build" && pwd)"
-targets=(fuzz_batch fuzz_scenario_json fuzz_verdict fuzz_locator fuzz_observation)
+targets=(fuzz_batch fuzz_scenario_json fuzz_verdict fuzz_locator fuzz_observation fuzz_journal)
 
 cmake --build "$gcc_build" --target fuzz_seed_writer "${targets[@]}" >&2
 cmake --build "$fuzz_build" --target "${targets[@]}" >&2

@@ -3,6 +3,9 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <variant>
+
+#include "json/strict_parse.h"
 
 namespace deskcheck::host {
 namespace {
@@ -132,15 +135,22 @@ std::optional<std::string> from_hex(const std::string& hex) {
 }
 
 EntryOrError parse_journal_line(const std::string& line, bool desktop) {
-    const Json j = Json::parse(line, nullptr, false);
-    if (j.is_discarded() || !j.is_object()) return {std::nullopt, "not a JSON object"};
+    auto parsed = parse_json_strict<Json>(line);
+    if (const auto* bad = std::get_if<JsonTextError>(&parsed)) return {std::nullopt, to_string(*bad)};
+    const Json& j = std::get<Json>(parsed);
+    if (!j.is_object()) return {std::nullopt, "not a JSON object"};
     JournalEntry e;
     const auto task = str(j, "task");
     const auto op = str(j, "op");
     const auto status = str(j, "status");
     if (!task || !op || !status || !j.contains("step") || !j["step"].is_number_unsigned()) return {std::nullopt, "lacks task/step/op/status"};
+    // A step number is 1..2^32-1 (model/journal.h): a larger one is refused, never wrapped onto
+    // another step; 0 names no step (to_line, and so a recovery journaling it, would assert).
+    const auto step = id(j, "step");
+    if (!step) return {std::nullopt, "step " + j["step"].dump() + " is beyond " + std::to_string(UINT32_MAX)};
+    if (*step == 0) return {std::nullopt, "step 0 is no step (steps are numbered from 1)"};
     e.task = *task;
-    e.step = j["step"].get<std::uint32_t>();
+    e.step = *step;
     const auto o = step_op_from(*op);
     const auto s = journal_status_from(*status);
     if (!o) return {std::nullopt, "unknown op '" + *op + "'"};

@@ -1,10 +1,15 @@
-// R0 checks (properties/r0_check.h). Own reference interpreter, own journal parser (nlohmann),
+// R0 checks (properties/r0_check.h). Own reference interpreter, own journal parser (over the strict
+// JSON reader, json/strict_parse.h),
 // own hex: nothing here calls the undo tool.
 #include "properties/r0_check.h"
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <nlohmann/json.hpp>
+#include <variant>
+
+#include "json/strict_parse.h"
 
 namespace deskcheck::r0 {
 namespace {
@@ -172,13 +177,17 @@ struct Line {
 
 // Parses and checks the fields every line must carry. Empty string: fine.
 std::string parse_line(const std::string& text, const R0Run& run, Line& out) {
-    const Json j = Json::parse(text, nullptr, false);
-    if (j.is_discarded() || !j.is_object()) return "not a JSON object: " + text;
+    auto parsed = parse_json_strict<Json>(text);
+    if (const auto* bad = std::get_if<JsonTextError>(&parsed)) return to_string(*bad) + ": " + text;
+    const Json& j = std::get<Json>(parsed);
+    if (!j.is_object()) return "not a JSON object: " + text;
     if (!j.contains("task") || !j["task"].is_string() || j["task"] != run.report.task_id || run.report.task_id.empty())
         return "task id is not the report's (\"" + run.report.task_id + "\"): " + text;
     if (!j.contains("step") || !j["step"].is_number_unsigned()) return "no step id: " + text;
-    out.step = j["step"].get<std::uint32_t>();
-    if (out.step < 1 || out.step > run.fixture->steps.size()) return "step id out of range: " + text;
+    // Compared as the 64-bit number it is: a step above 2^32 never wraps onto a real step.
+    const auto step = j["step"].get<std::uint64_t>();
+    if (step < 1 || step > run.fixture->steps.size()) return "step id out of range: " + text;
+    out.step = static_cast<std::uint32_t>(step);
     if (!j.contains("op") || j["op"] != op_name(run.fixture->steps[out.step - 1].op)) return "operation is not step " + std::to_string(out.step) + "'s: " + text;
     if (!j.contains("status") || !j["status"].is_string()) return "no status: " + text;
     out.status = j["status"].get<std::string>();
@@ -372,9 +381,13 @@ ApplyReport claims_of_journal(const R0Run& run) {
     // and journals what the new attempt did (undone, or undo_failed once more).
     std::vector<std::pair<std::uint32_t, std::string>> last_undo;  // in the order of each step's last undo line
     for (const std::string& text : *run.journal) {
-        const Json j = Json::parse(text, nullptr, false);
-        if (j.is_discarded() || !j.is_object() || !j.contains("task") || j["task"] != run.report.task_id) continue;
+        auto parsed = parse_json_strict<Json>(text);
+        const Json* line = std::get_if<Json>(&parsed);
+        if (line == nullptr) continue;  // check_journal names it
+        const Json& j = *line;
+        if (!j.is_object() || !j.contains("task") || j["task"] != run.report.task_id) continue;
         if (!j.contains("step") || !j["step"].is_number_unsigned() || !j.contains("status") || !j["status"].is_string()) continue;
+        if (j["step"].get<std::uint64_t>() > UINT32_MAX) continue;  // check_journal names it
         const auto step = j["step"].get<std::uint32_t>();
         const std::string status = j["status"].get<std::string>();
         if (status == "intent") ++r.executed;

@@ -18,6 +18,7 @@
 
 #include "host/journal_read.h"
 #include "model/undo.h"
+#include "properties/r0_adapter_answer.h"
 #include "sim/r0_fixture_json.h"
 
 namespace deskcheck::r0 {
@@ -329,10 +330,11 @@ private:
             if (nl != std::string::npos) {
                 const std::string text = buffer_.substr(0, nl);
                 buffer_.erase(0, nl + 1);
-                ans = Json::parse(text, nullptr, false);
-                if (ans.is_discarded() || !ans.is_object()) {
+                std::string why;
+                ans = decode_adapter_answer(text, why);
+                if (ans.is_discarded()) {
                     kill_now();
-                    return where(req) + ": the answer is not a JSON object: " + clip(text);
+                    return where(req) + ": the answer " + why + ": " + clip(text);
                 }
                 if (std::string e = check_id(req, ans, text); !e.empty()) {
                     kill_now();

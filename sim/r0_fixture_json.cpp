@@ -3,6 +3,8 @@
 
 #include <set>
 
+#include "json/strict_parse.h"
+
 namespace deskcheck::sim {
 namespace {
 
@@ -179,9 +181,9 @@ R0FixtureOrError r0_fixture_from_json(const nlohmann::ordered_json& j) {
 
 R0FixtureOrError r0_fixture_from_text(const std::string& text) {
     if (text.size() > r0_fixture_bytes_max) return {std::nullopt, "/: more than " + std::to_string(r0_fixture_bytes_max) + " bytes"};
-    Json j = Json::parse(text, nullptr, false);
-    if (j.is_discarded()) return {std::nullopt, "/: not valid JSON"};
-    return r0_fixture_from_json(j);
+    auto parsed = parse_json_strict<Json>(text);
+    if (const auto* e = std::get_if<JsonTextError>(&parsed)) return {std::nullopt, (e->pointer.empty() ? "/" : e->pointer) + ": " + e->message};
+    return r0_fixture_from_json(std::get<Json>(parsed));
 }
 
 nlohmann::ordered_json r0_fixture_to_json(const R0Fixture& f) {

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "json/strict_parse.h"
 #include "sim/validate.h"
 
 namespace deskcheck::sim {
@@ -109,15 +110,6 @@ std::string joined(std::span<const std::string_view> names) {
 // ---------------------------------------------------------------------------------------------
 // Error messages.
 
-constexpr std::size_t message_literal_bytes_max = 60;
-
-// A JSON string literal for a message: escaped, cut to a readable length, never throwing.
-std::string message_literal(std::string_view text) {
-    const bool cut = text.size() > message_literal_bytes_max;
-    const Json literal = std::string(cut ? text.substr(0, message_literal_bytes_max) : text);
-    return literal.dump(-1, ' ', false, Json::error_handler_t::replace) + (cut ? "..." : "");
-}
-
 std::string describe(const Json& value) {
     switch (value.type()) {
         case Json::value_t::null: return "null";
@@ -132,18 +124,6 @@ std::string describe(const Json& value) {
         case Json::value_t::discarded: return "nothing";
     }
     return "?";
-}
-
-// RFC 6901: "~" and "/" inside a key are escaped.
-std::string pointer_token(std::string_view key) {
-    std::string out;
-    out.reserve(key.size());
-    for (const char c : key) {
-        if (c == '~') out += "~0";
-        else if (c == '/') out += "~1";
-        else out += c;
-    }
-    return out;
 }
 
 // The first error wins; every read after it is skipped.
@@ -237,7 +217,7 @@ struct OneOf {
         for (std::size_t i = 0; i < names.size(); ++i) {
             if (names[i] == text) return i;
         }
-        errors.fail(path, "unknown " + std::string(what) + " " + message_literal(text) + " (expected one of: " +
+        errors.fail(path, "unknown " + std::string(what) + " " + json_message_literal(text) + " (expected one of: " +
                               joined(names) + ")");
         return std::nullopt;
     }
@@ -274,7 +254,7 @@ struct OutcomeName {
         }
         const auto& text = value.get_ref<const std::string&>();
         if (!contains(outcome_table, text)) {
-            errors.fail(path, "unknown outcome " + message_literal(text) +
+            errors.fail(path, "unknown outcome " + json_message_literal(text) +
                                   " (expected \"violated\", \"holds\", or \"\" when unsaid)");
             return;
         }
@@ -344,8 +324,8 @@ private:
     void reject_unknown_keys() {
         for (const auto& item : object_.items()) {
             if (contains(keys_, item.key())) continue;
-            errors_.fail(path_ + "/" + pointer_token(item.key()),
-                         "unknown field " + message_literal(item.key()) + " (expected one of: " + joined(keys_) + ")");
+            errors_.fail(path_ + "/" + json_pointer_token(item.key()),
+                         "unknown field " + json_message_literal(item.key()) + " (expected one of: " + joined(keys_) + ")");
             return;
         }
     }
@@ -551,7 +531,7 @@ void check_format(Errors& errors, const Json& document) {
     } else if (!it->is_string()) {
         errors.fail("/format", "expected a string, got " + describe(*it));
     } else if (it->get_ref<const std::string&>() != scenario_format) {
-        errors.fail("/format", "unknown format version " + message_literal(it->get_ref<const std::string&>()) +
+        errors.fail("/format", "unknown format version " + json_message_literal(it->get_ref<const std::string&>()) +
                                    " (expected \"" + std::string(scenario_format) + "\")");
     }
 }
@@ -584,11 +564,6 @@ std::optional<DecodeError> check_text_bounds(std::string_view text) {
         return DecodeError{"/", "input is " + std::to_string(text.size()) + " bytes, more than the limit of " +
                                     std::to_string(scenario_text_bytes_max)};
     }
-    // nlohmann/json takes a NUL byte for the end of the input and ignores what follows it; no JSON
-    // text holds one (inside a string it must be escaped), so it is refused here.
-    if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
-        return DecodeError{"/", "a NUL byte at byte " + std::to_string(nul + 1) + " (not JSON text)"};
-    }
     // Jumps from one character that matters to the next (find_first_of) instead of branching on
     // every byte: this scan sees every input of fuzz_scenario_json.
     std::size_t depth = 0;
@@ -616,95 +591,12 @@ std::optional<DecodeError> check_text_bounds(std::string_view text) {
     return std::nullopt;
 }
 
-// Follows the parser's events to know the pointer of each key; records the first duplicate key
-// (nlohmann/json would keep the last one silently). Depth is bounded by the prescan.
-class DuplicateKeyWatch {
-public:
-    void on_event(Json::parse_event_t event, const Json& parsed) {
-        switch (event) {
-            case Json::parse_event_t::object_start: frames_.push_back(Frame{false, 0, {}, {}}); break;
-            case Json::parse_event_t::array_start: frames_.push_back(Frame{true, 0, {}, {}}); break;
-            case Json::parse_event_t::key: on_key(parsed); break;
-            case Json::parse_event_t::value: child_done(); break;
-            case Json::parse_event_t::object_end:
-            case Json::parse_event_t::array_end:
-                if (!frames_.empty()) frames_.pop_back();
-                child_done();
-                break;
-        }
-    }
-    const std::optional<DecodeError>& duplicate() const { return duplicate_; }
-
-private:
-    struct Frame {
-        bool is_array = false;
-        std::size_t index = 0;
-        std::string key;
-        std::set<std::string> keys;
-    };
-
-    void on_key(const Json& parsed) {
-        if (frames_.empty() || !parsed.is_string()) return;
-        Frame& frame = frames_.back();
-        frame.key = parsed.get_ref<const std::string&>();
-        if (frame.keys.insert(frame.key).second || duplicate_) return;
-        duplicate_ = DecodeError{current_path(), "duplicate key " + message_literal(frame.key)};
-    }
-    void child_done() {
-        if (!frames_.empty() && frames_.back().is_array) ++frames_.back().index;
-    }
-    std::string current_path() const {
-        std::string path;
-        for (const auto& frame : frames_) {
-            path += "/" + (frame.is_array ? std::to_string(frame.index) : pointer_token(frame.key));
-        }
-        return path;
-    }
-
-    std::vector<Frame> frames_;
-    std::optional<DecodeError> duplicate_;
-};
-
-constexpr std::size_t parse_detail_bytes_max = 160;
-
-// "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error ..." → the part
-// after the location (the message gives a byte offset instead), cut short, with the bytes of the
-// offending token that are not printable ASCII (invalid UTF-8 included) written as \xNN.
-std::string parse_error_detail(const std::string& what) {
-    const auto colon = what.find(": ");
-    const std::string_view detail = colon == std::string::npos ? std::string_view(what) : std::string_view(what).substr(colon + 2);
-    constexpr std::string_view hex = "0123456789abcdef";
-    std::string out;
-    std::size_t used = 0;
-    for (; used < detail.size() && out.size() < parse_detail_bytes_max; ++used) {
-        const auto byte = static_cast<unsigned char>(detail[used]);
-        if (byte >= 0x20 && byte < 0x7f) {
-            out += static_cast<char>(byte);
-        } else {
-            out += "\\x";
-            out += hex[byte >> 4];
-            out += hex[byte & 0xf];
-        }
-    }
-    return used < detail.size() ? out + "..." : out;
-}
-
+// The one strict parser (json/strict_parse.h): duplicate keys, NUL bytes and invalid text refused.
 std::variant<Json, DecodeError> parse_text(std::string_view text) {
     if (auto error = check_text_bounds(text)) return *std::move(error);
-    DuplicateKeyWatch watch;
-    try {
-        Json parsed = Json::parse(text, [&watch](int, Json::parse_event_t event, Json& value) {
-            watch.on_event(event, value);
-            return true;
-        });
-        if (watch.duplicate()) return *watch.duplicate();
-        return parsed;
-    } catch (const Json::parse_error& e) {
-        return DecodeError{"/", "truncated or invalid JSON at byte " + std::to_string(e.byte) + ": " +
-                                    parse_error_detail(e.what())};
-    } catch (const std::exception& e) {
-        return DecodeError{"/", std::string("unreadable JSON: ") + e.what()};
-    }
+    auto parsed = parse_json_strict<Json>(text);
+    if (auto* e = std::get_if<JsonTextError>(&parsed)) return DecodeError{e->pointer.empty() ? "/" : e->pointer, e->message};
+    return std::get<Json>(std::move(parsed));
 }
 
 // ---------------------------------------------------------------------------------------------
