@@ -482,12 +482,10 @@ int cmd_r0(const Argv& argv) {
     const std::string policy_name = args.option("--policy").value_or("current");
     const auto generated = args.number("--generated");
     const auto seed = args.number("--seed");
-    const auto timeout = args.number("--adapter-timeout-ms");
+    const auto timeout = args.number("--adapter-timeout-ms", 1, adapter_timeout_ms_max);  // out of range: exit 2, never clamped
     if (args.ok() && !r0::make_adapter(adapter)) args.fail("unknown --adapter '" + adapter + "' (deskcheck, naive)");
     if (args.ok() && generated && *generated > generated_max) args.fail("--generated must be 0.." + std::to_string(generated_max));
     if (args.ok() && seed && generated && *generated == 0) args.fail("--seed is not used with --generated 0 (no fixture is generated)");
-    if (args.ok() && timeout && (*timeout == 0 || *timeout > adapter_timeout_ms_max))
-        args.fail("--adapter-timeout-ms must be 1.." + std::to_string(adapter_timeout_ms_max));
     if (args.ok() && !args.positional().empty()) args.fail("unexpected argument '" + args.positional().front() + "'");
     r0::PolicyChoice policy = r0::make_policy(policy_name);
     if (args.ok() && !policy.known) args.fail("unknown --policy '" + policy_name + "'");

@@ -26,8 +26,8 @@ refused '--adapter-cmd is not used by r0 --crash' --crash --adapter-cmd "bash $A
 refused '--adapter-timeout-ms is not used by r0 --real' --real --adapter-timeout-ms 100
 refused '--adapter-timeout-ms is not used by r0 (the bench)' --adapter-timeout-ms 100
 refused '--adapter-timeout-ms is not used by r0 --crash' --crash --adapter-timeout-ms 100
-refused '--adapter-timeout-ms must be 1..600000' --adapter-cmd "bash $ADAPTER ok" --adapter-timeout-ms 0
-refused '--adapter-timeout-ms must be 1..600000' --adapter-cmd "bash $ADAPTER ok" --adapter-timeout-ms 700000
+refused '--adapter-timeout-ms must lie in 1..600000' --adapter-cmd "bash $ADAPTER ok" --adapter-timeout-ms 0
+refused '--adapter-timeout-ms must lie in 1..600000' --adapter-cmd "bash $ADAPTER ok" --adapter-timeout-ms 700000
 refused '--real and --crash are two modes' --real --crash
 refused '--seed is not used with --generated 0' --generated 0 --seed 3
 refused '--seed is not used with --generated 0' --real --generated 0 --seed 3

@@ -40,13 +40,13 @@ grep -qF 'explained.json: duplicate key "a:b:c" at /explained/a:b:c' out.txt err
 
 # Numbers beyond their type or range: exit 2, one line, never clamped.
 expect_usage "--adapter-timeout-ms 0" "--adapter-timeout-ms must lie in 1..600000, got '0'" \
-    "$DESKCHECK" r0 --real --adapter-timeout-ms 0 --generated 0 --fixtures "$SOURCE/corpus/r0"
+    "$DESKCHECK" r0 --adapter-cmd "python3 $SOURCE/tools/r0-adapter-naive.py" --adapter-timeout-ms 0 --generated 0 --fixtures "$SOURCE/corpus/r0"
 expect_usage "--adapter-timeout-ms 600001" "--adapter-timeout-ms must lie in 1..600000, got '600001'" \
-    "$DESKCHECK" r0 --real --adapter-timeout-ms 600001 --generated 0 --fixtures "$SOURCE/corpus/r0"
+    "$DESKCHECK" r0 --adapter-cmd "python3 $SOURCE/tools/r0-adapter-naive.py" --adapter-timeout-ms 600001 --generated 0 --fixtures "$SOURCE/corpus/r0"
 expect_usage "--adapter-timeout-ms past 2^64" "--adapter-timeout-ms is beyond 18446744073709551615" \
-    "$DESKCHECK" r0 --real --adapter-timeout-ms 18446744073709551616 --generated 0 --fixtures "$SOURCE/corpus/r0"
+    "$DESKCHECK" r0 --adapter-cmd "python3 $SOURCE/tools/r0-adapter-naive.py" --adapter-timeout-ms 18446744073709551616 --generated 0 --fixtures "$SOURCE/corpus/r0"
 expect_usage "--adapter-timeout-ms abc" "--adapter-timeout-ms expects an unsigned number, got 'abc'" \
-    "$DESKCHECK" r0 --real --adapter-timeout-ms abc --generated 0 --fixtures "$SOURCE/corpus/r0"
+    "$DESKCHECK" r0 --adapter-cmd "python3 $SOURCE/tools/r0-adapter-naive.py" --adapter-timeout-ms abc --generated 0 --fixtures "$SOURCE/corpus/r0"
 expect_usage "run --seed past 2^64" "--seed is beyond 18446744073709551615, got '18446744073709551616'" \
     "$DESKCHECK" run --seed 18446744073709551616 --cases 1
 expect_usage "run --seed -1" "--seed expects an unsigned number, got '-1'" "$DESKCHECK" run --seed -1 --cases 1
