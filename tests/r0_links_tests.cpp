@@ -18,20 +18,14 @@
 #include "model/undo.h"
 #include "properties/r0_links.h"
 #include "properties/r0_real.h"
-#include "tests/r0_support.h"
+#include "tests/r0_real_support.h"
 
 namespace {
 
 using namespace deskcheck;
 using namespace deskcheck::r0;
 
-std::vector<sim::R0Fixture> file_fixtures() {
-    std::vector<sim::R0Fixture> out;
-    for (auto& f : test::corpus_fixtures()) {
-        if (file_only(f)) out.push_back(std::move(f));
-    }
-    return out;
-}
+using test::file_fixtures;
 
 // A scratch folder: root/ (the port's root), outside/ (what a followed link would reach).
 struct Scratch {

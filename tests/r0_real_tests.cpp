@@ -10,21 +10,14 @@
 #include <fstream>
 
 #include "properties/r0_real.h"
-#include "tests/r0_support.h"
+#include "tests/r0_real_support.h"
 
 namespace {
 
 using namespace deskcheck;
 using namespace deskcheck::r0;
 
-// The seed's five file fixtures and the campaign's finding (the UI ones are skipped on real folders).
-std::vector<sim::R0Fixture> file_fixtures() {
-    std::vector<sim::R0Fixture> out;
-    for (auto& f : test::corpus_fixtures()) {
-        if (file_only(f)) out.push_back(std::move(f));
-    }
-    return out;
-}
+using test::file_fixtures;
 
 std::string deskcheck_bin() {
     const char* bin = std::getenv("DESKCHECK_BIN");
