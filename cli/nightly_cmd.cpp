@@ -16,6 +16,7 @@
 //   violation (sanitizer, timeout, fuzz_verdict / fuzz_locator / fuzz_observation invariant), 5 infrastructure
 //   error, 6 another nightly runs in this checkout, 130 / 143 interrupted by SIGINT / SIGTERM.
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/file.h>
 #include <unistd.h>
 
@@ -990,8 +991,11 @@ public:
     std::string open() {
         std::error_code ec;
         fs::create_directories(file_.parent_path(), ec);
-        fd_ = ::open(file_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-        return fd_ < 0 ? "cannot open " + file_.string() + ": " + std::strerror(errno) : "";
+        fd_ = ::open(file_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0644);
+        if (fd_ < 0) return "cannot open " + file_.string() + ": " + std::strerror(errno);
+        struct stat st {};
+        if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) return "cannot open " + file_.string() + ": not a regular file";
+        return "";
     }
     bool try_lock() { return ::flock(fd_, LOCK_EX | LOCK_NB) == 0; }
     // Says who holds it (the holder writes it right after locking).

@@ -1,6 +1,7 @@
 #include "cli/nightly_support.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -255,9 +256,16 @@ ChildResult run_child(const std::vector<std::string>& words, const fs::path& cwd
         out.error = "no command";
         return out;
     }
-    const int log_fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    // Never through a link, never a FIFO or a device: a regular file, emptied once known to be one.
+    const int log_fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0644);
     if (log_fd < 0) {
         out.error = "cannot write " + log.string() + ": " + std::strerror(errno);
+        return out;
+    }
+    struct stat log_st {};
+    if (::fstat(log_fd, &log_st) != 0 || !S_ISREG(log_st.st_mode) || ::ftruncate(log_fd, 0) != 0) {
+        out.error = "cannot write " + log.string() + ": not a regular file";
+        ::close(log_fd);
         return out;
     }
     SpawnSetup setup;
