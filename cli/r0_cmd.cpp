@@ -213,7 +213,12 @@ int cmd_r0_recover(const Argv& argv) {
     if (args.flag("--help")) {
         std::cout << "usage: deskcheck r0 recover DIR\n"
                      "  Undoes, from DIR/journal.jsonl alone, every task a crash left unfinished in DIR/files.\n"
-                     "  Exit 0 recovered, 1 an undo failed (reported), 2 bad usage or an unreadable journal.\n";
+                     "  DIR must be a workspace: a folder holding the folder files/ and the regular file journal.jsonl,\n"
+                     "  none of them a symbolic link; else exit 2 before anything changes (nothing is created).\n"
+                     "  Nothing outside DIR/files is touched: a link on a path is a failed undo, named. An undo that\n"
+                     "  failed is tried again, and reported, by every recovery until it succeeds.\n"
+                     "  Exit 0 recovered, 1 an undo failed (task, step, path, why), 2 bad usage, not a workspace or\n"
+                     "  an unreadable journal (a bad line, more than 100000 lines).\n";
         return exit_ok;
     }
     const auto crash_at = args.number("--crash-at");
