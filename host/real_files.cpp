@@ -332,6 +332,11 @@ std::optional<FsError> special(mode_t mode) {
     if (!S_ISREG(mode) && !S_ISDIR(mode)) return FsError::NotRegular;
     return std::nullopt;
 }
+// For an operation on something that must exist: the error when the leaf is missing or special.
+std::optional<FsError> leaf_problem(const Leaf& leaf) {
+    if (!leaf.exists) return leaf.error == 0 ? FsError::NotFound : fs_error_from_errno(leaf.error);
+    return special(leaf.mode);
+}
 }  // namespace
 
 void RealFiles::issued(PortOp op, Primitive p, bool within_one_folder) {
@@ -444,9 +449,7 @@ FsResult<FsDone> RealFiles::move(std::string_view from, std::string_view to) {
     if (!a.ok()) return done("move", from, R::bad(a.error));
     Parent b = open_parent("move to", to);
     if (!b.ok()) return done("move", from, R::bad(b.error));
-    const Leaf source = leaf_at(a.fd.get(), a.leaf);
-    if (!source.exists) return done("move", from, R::bad(source.error == 0 ? FsError::NotFound : fs_error_from_errno(source.error)));
-    if (const auto e = special(source.mode)) {
+    if (const auto e = leaf_problem(leaf_at(a.fd.get(), a.leaf))) {
         refuse_leaf("move", from, *e);
         return done("move", from, R::bad(*e));
     }
@@ -474,8 +477,7 @@ FsResult<FsDone> RealFiles::remove(std::string_view path) {
     Parent parent = open_parent("remove", path);
     if (!parent.ok()) return done("remove", path, R::bad(parent.error));
     const Leaf leaf = leaf_at(parent.fd.get(), parent.leaf);
-    if (!leaf.exists) return done("remove", path, R::bad(leaf.error == 0 ? FsError::NotFound : fs_error_from_errno(leaf.error)));
-    if (const auto e = special(leaf.mode)) {
+    if (const auto e = leaf_problem(leaf)) {
         refuse_leaf("remove", path, *e);
         return done("remove", path, R::bad(*e));
     }
@@ -518,9 +520,7 @@ FsResult<FsStat> RealFiles::stat(std::string_view path) {
     using R = FsResult<FsStat>;
     Parent parent = open_parent("stat", path);
     if (!parent.ok()) return R::bad(parent.error);
-    const Leaf leaf = leaf_at(parent.fd.get(), parent.leaf);
-    if (!leaf.exists) return R::bad(leaf.error == 0 ? FsError::NotFound : fs_error_from_errno(leaf.error));
-    if (const auto e = special(leaf.mode)) {
+    if (const auto e = leaf_problem(leaf_at(parent.fd.get(), parent.leaf))) {
         refuse_leaf("stat", path, *e);
         return R::bad(*e);
     }
