@@ -493,6 +493,15 @@ CheckResult foreground_returned(const sim::Scenario& scenario, const RunResult& 
                 }
                 continue;
             }
+            // A user (or another window) bringing a target's window forward after the tool acted on
+            // it looks like an app grab to the tool (F-3 names the window, not who moved it): giving
+            // it back and leaving it are both right, and it is not "someone else" for F-4 — with
+            // nothing in front before, a target's window may still be left in front.
+            if (related_to_targets || related_to_tried || delivered_to_relative_before(run, scenario, c)) {
+                owners.push_back(c.to);
+                acceptable = owners;
+                continue;
+            }
             owner = c.to;
             owners.push_back(owner);
             if (i < seg.changes_end) {  // while the tool ran: the report must say so (F-4)
@@ -500,8 +509,6 @@ CheckResult foreground_returned(const sim::Scenario& scenario, const RunResult& 
                 owner_in_call = owner;
             }
             acceptable = {owner};
-            // A user bringing a target's window forward looks like an app grab to the tool (F-3).
-            if (related_to_targets || related_to_tried || delivered_to_relative_before(run, scenario, c)) acceptable = owners;
         }
         const bool ok = std::find(acceptable.begin(), acceptable.end(), front_after) != acceptable.end() ||
                         (nothing_before && !someone_else && related_to_any_target(run, scenario, seg, front_after));

@@ -88,6 +88,12 @@ int main(int argc, char** argv) {
         return 2;
     }
     const fs::path checkout = argv[1];
+    std::error_code ec;
+    if (!fs::is_directory(checkout / "corpus" / "regressions", ec)) {
+        std::fprintf(stderr, "golden_traces: %s is not a checkout (no corpus/regressions/ in it)\nusage: golden_traces CHECKOUT [--write]\n",
+                     checkout.c_str());
+        return 2;
+    }
     std::string error;
     const auto hashes = compute(checkout, error);
     if (!error.empty()) {
