@@ -103,12 +103,17 @@ void print_campaign_text(const props::CampaignResult& r, std::ostream& out) {
 
 std::string run_help() {
     return "usage: deskcheck run [--seed S] [--cases N] [--rules published|current] [--property P] [--json]\n"
-           "                     [--out DIR] [--no-shrink] [--mutation M]\n"
+           "                     [--out DIR] [--no-shrink] [--mutation M] [--first-violation] [--digests FILE]\n"
            "generates N scenarios (default 200, 1.." + std::to_string(cases_max) + ") from seed S (default 1), runs the\n"
            "tool on each, judges every property, shrinks and writes each counterexample to DIR (default:\n"
            "counterexamples/) with its timeline page next to it (the same name, .html; see deskcheck replay\n"
            "--html) and prints its replay command. A counterexample found under --mutation names\n"
            "the mutation in its header, so `deskcheck replay FILE` puts it back by itself.\n"
+           "--first-violation: stop after the case of the first violation (what mutate-model needs).\n"
+           "--digests FILE: runs with the trace on and writes one line per case to FILE:\n"
+           "  `INDEX CASE_SEED DIGEST JUDGED` (DIGEST: FNV-1a of the trace and the report, 16 hex digits;\n"
+           "  JUDGED: 1 when some property judged an item of the case). Two builds with the same lines\n"
+           "  behaved the same on the whole campaign.\n"
            "properties (--property):\n" + property_help() +
            "mutations (--mutation; each a deliberately wrong tool, and the property that must catch it):\n" +
            mutation_help() +
@@ -154,8 +159,8 @@ void print_counterexamples(const props::CampaignResult& r, const std::vector<std
 }  // namespace
 
 int cmd_run(const Argv& argv) {
-    Args args("run", argv, {"--json", "--help", "--no-shrink"},
-              {"--seed", "--cases", "--rules", "--property", "--out", "--mutation"});
+    Args args("run", argv, {"--json", "--help", "--no-shrink", "--first-violation"},
+              {"--seed", "--cases", "--rules", "--property", "--out", "--mutation", "--digests"});
     if (args.flag("--help")) {
         std::cout << run_help();
         return exit_ok;
@@ -186,6 +191,9 @@ int cmd_run(const Argv& argv) {
     o.tool = ro.tool;
     o.mutation = ro.mutation;
     o.shrink = !args.flag("--no-shrink");
+    o.stop_at_first_violation = args.flag("--first-violation");
+    const std::optional<std::string> digests_file = args.option("--digests");
+    o.digests = digests_file.has_value();
     const bool json = args.flag("--json");
     install_interrupt_handlers();
     o.stop = [] { return interrupted(); };
@@ -205,6 +213,18 @@ int cmd_run(const Argv& argv) {
     const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
     std::vector<std::string> files;
     const std::vector<std::string> write_errors = write_all(r, o, out_dir, files);
+    std::string digests_error;
+    if (digests_file) {
+        std::string lines;
+        char buf[96];
+        for (const auto& d : r.digests) {
+            std::snprintf(buf, sizeof buf, "%u %llu %016llx %d\n", d.index, static_cast<unsigned long long>(d.case_seed),
+                          static_cast<unsigned long long>(d.digest), d.judged ? 1 : 0);
+            lines += buf;
+        }
+        digests_error = write_text_file(*digests_file, lines);
+        if (!digests_error.empty()) std::cerr << "deskcheck run: --digests " << digests_error << "\n";
+    }
     // The header names the mutation, so the page's replay (and the command it prints) needs no flag.
     std::vector<std::string> page_files;
     bool page_failed = false;
@@ -238,7 +258,7 @@ int cmd_run(const Argv& argv) {
     }
     for (const auto& e : write_errors) std::cerr << "deskcheck run: cannot write a counterexample: " << e << "\n";
     if (signal != 0) return exit_code_for(signal);
-    if (!write_errors.empty() || page_failed) return exit_infrastructure;
+    if (!write_errors.empty() || page_failed || !digests_error.empty()) return exit_infrastructure;
     return failed ? exit_violation : exit_ok;
 }
 

@@ -8,6 +8,7 @@
 #include "model/marks.h"
 #include "properties/choice_shrink.h"
 #include "properties/shrink.h"
+#include "sim/trace.h"
 
 namespace deskcheck::props {
 
@@ -19,6 +20,16 @@ std::uint64_t case_seed(std::uint64_t campaign_seed, std::uint32_t index) {
 }
 
 namespace {
+
+std::uint64_t fnv1a(std::uint64_t hash, const std::string& text) {
+    for (const unsigned char c : text) hash = (hash ^ c) * 0x100000001b3ULL;
+    return hash;
+}
+
+// What a case did, as one number: the trace (every effect, read and move) and the tool's report.
+std::uint64_t case_digest(const RunResult& run) {
+    return fnv1a(fnv1a(0xcbf29ce484222325ULL, sim::to_text(run.trace())), report_fingerprint(run));
+}
 
 bool selected(const CampaignOptions& o, std::string_view name) {
     return o.properties.empty() || std::find(o.properties.begin(), o.properties.end(), name) != o.properties.end();
@@ -121,7 +132,7 @@ CampaignResult run_campaign(const CampaignOptions& o) {
     ro.tool = o.tool;
     ro.mutation = o.mutation;
     ro.agent_retries = o.agent_retries;
-    ro.trace = false;  // nobody reads a campaign run's trace; counterexamples are replayed with it
+    ro.trace = o.digests;  // nobody reads a campaign run's trace but a digest; counterexamples are replayed with it
     for (const auto& c : all_checks()) {
         if (selected(o, c.name)) {
             PropertyStats stats;
@@ -146,11 +157,16 @@ CampaignResult run_campaign(const CampaignOptions& o) {
         ++out.cases;
         count_verdicts(run, out.verdicts);
         for (const auto& tag : coverage_tags(scenario, run)) ++out.coverage[tag];
+        CaseDigest digest;
+        if (o.digests) digest = CaseDigest{i, cs, case_digest(run), false};
+        bool violated_here = false;
         for (auto& stats : out.properties) {
             const NamedCheck* check = find_check(stats.name);
             assert(check != nullptr);
             if (check->fn == nullptr && i % deterministic_every != 0) continue;
             const CheckResult r = run_check(*check, scenario, run, ro);
+            digest.judged = digest.judged || r.status == CheckStatus::Violated ||
+                            (r.status == CheckStatus::Holds && r.judged > 0);
             ++stats.cases;
             if (r.status == CheckStatus::Holds) ++stats.holds;
             if (r.status == CheckStatus::Holds && r.not_judged_items > 0) ++stats.why_partly_not_judged[r.why_partly_not_judged];
@@ -164,6 +180,7 @@ CampaignResult run_campaign(const CampaignOptions& o) {
                 continue;
             }
             ++stats.violated;
+            violated_here = true;
             if (found[stats.name] >= o.counterexamples_max || o.counterexample_known.count(stats.name) != 0) continue;
             ++found[stats.name];
             Counterexample c;
@@ -181,7 +198,9 @@ CampaignResult run_campaign(const CampaignOptions& o) {
             c.summary = summary_of(c);
             out.counterexamples.push_back(std::move(c));
         }
+        if (o.digests) out.digests.push_back(digest);
         if (o.progress) o.progress(i + 1, o.cases);
+        if (violated_here && o.stop_at_first_violation) break;
     }
     if (marks::enabled) {
         for (std::size_t m = 0; m < mark_count; ++m) {

@@ -37,6 +37,21 @@ struct CampaignOptions {
     std::function<bool()> stop;
     // Properties whose counterexample the caller already keeps: counted, neither copied nor shrunk.
     std::set<std::string> counterexample_known;
+    // Stop after the case of the first violation (mutation testing: the kill is what counts).
+    bool stop_at_first_violation = false;
+    // Keep a digest of each case (its trace, the tool's report): runs with the trace on. Two
+    // builds whose digests agree on every case behaved the same on the whole campaign.
+    bool digests = false;
+};
+
+// One case of a campaign run with `digests`: what the run did (FNV-1a of the trace text and the
+// report's fingerprint) and whether any property judged something in it (Holds on at least one
+// item, or Violated).
+struct CaseDigest {
+    std::uint32_t index = 0;
+    std::uint64_t case_seed = 0;
+    std::uint64_t digest = 0;
+    bool judged = false;
 };
 
 struct PropertyStats {
@@ -81,6 +96,7 @@ struct CampaignResult {
     std::map<std::string, std::uint64_t> marks;
     std::vector<Counterexample> counterexamples;
     bool stopped = false;  // CampaignOptions::stop ended it before `cases` cases
+    std::vector<CaseDigest> digests;  // with CampaignOptions::digests, one per case run
     bool any_violation() const { return !counterexamples.empty(); }
 };
 
