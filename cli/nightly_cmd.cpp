@@ -92,6 +92,10 @@ constexpr std::uint32_t r0_cases_per_s = 5'000;
 constexpr std::uint32_t mutate_rules_share_pct = 10;
 constexpr std::uint32_t mutate_rules_cases_per_s = 500;
 constexpr std::uint64_t mutate_rules_cases_max = 1'000'000;
+// tools/mutate-model's sample (README "Which lines of the tool do the checks protect?"): outside the
+// shares, after them; on by default from this budget up.
+constexpr std::uint32_t mutate_model_min_budget_s = 30 * 60;
+constexpr std::uint64_t mutate_model_sample_max = 100'000;
 constexpr std::uint32_t campaign_cases_per_s = 4'000;
 constexpr std::uint32_t clock_stop_factor = 2;
 struct TargetShare {
@@ -125,6 +129,7 @@ constexpr const char* nightly_help =
     "usage: deskcheck nightly [--minutes M] [--jobs N] [--json] [--rules published|current] [--out DIR]\n"
     "                         [--seed S] [--fuzz-build DIR] [--no-fuzz] [--campaign-cases N] [--wait]\n"
     "                         [--mutate-rules-cases N] [--mutate-rules-baseline FILE]\n"
+    "                         [--mutate-model-sample N]\n"
     "  The main CI job: a property campaign (11% of the budget) under --rules (default current), the\n"
     "  same under the published rules (4%: its debts D-1..D-3 are known debts, any other violation a\n"
     "  finding; not with --rules published or --mutation), the R0 campaign failure_leaves_nothing\n"
@@ -145,6 +150,9 @@ constexpr const char* nightly_help =
     "                   are 4/11 of them\n"
     "  --mutate-rules-cases N  mutate-rules' cases per mutant (default: from --minutes)\n"
     "  --mutate-rules-baseline FILE  the explained survivors (default corpus/mutate-rules/explained.json)\n"
+    "  --mutate-model-sample N  after the other parts, tools/mutate-model --sample N on the night's seed\n"
+    "                   (default: a mutant per minute of budget from 30 minutes up, else 0 = not run);\n"
+    "                   every survivor not explained in corpus/mutate-model/explained.json is a warning\n"
     "  --fuzz-build DIR the fuzz preset's tree (default build/fuzz; make it with\n"
     "                   cmake --preset fuzz && cmake --build --preset fuzz); without it the nightly\n"
     "                   fails (exit 5) unless --no-fuzz says to run the campaign alone\n"
@@ -168,6 +176,8 @@ struct Settings {
     std::uint64_t published_cases = 0;  // the published rules' campaign alongside
     std::uint64_t mutate_rules_cases = 0;
     fs::path mutate_rules_baseline;
+    std::uint32_t mutate_model_sample = 0;  // mutants of tools/mutate-model's sample (0: the part is not run)
+    bool mutate_model_sample_given = false;
     std::string rules = "current";
     Mutation mutation = Mutation::None;
     fs::path checkout;
@@ -218,6 +228,10 @@ struct Summary {
     double mutate_seconds = 0;
     std::vector<std::string> mutate_unexplained;  // surviving mutations the baseline does not explain
     std::vector<std::string> mutate_explained;    // surviving mutations it explains
+    // tools/mutate-model's sample: its report (the tool's JSON), or why it was not run.
+    std::optional<nlohmann::ordered_json> mutate_model;
+    std::string mutate_model_skipped;
+    double mutate_model_seconds = 0;
 };
 
 void progress(const std::string& line) { std::cerr << "nightly: " << line << std::endl; }
@@ -301,8 +315,16 @@ std::optional<Settings> parse(Args& args) {
     if (mutate_cases && (*mutate_cases == 0 || *mutate_cases > mutate_rules_cases_max)) {
         args.fail("--mutate-rules-cases must lie in 1.." + std::to_string(mutate_rules_cases_max));
     }
+    const auto mm_sample = args.number("--mutate-model-sample");
+    if (mm_sample && *mm_sample > mutate_model_sample_max) {
+        args.fail("--mutate-model-sample must lie in 0.." + std::to_string(mutate_model_sample_max));
+    }
     if (!args.ok()) return std::nullopt;
     s.budget_s = static_cast<std::uint32_t>(minutes.value_or(minutes_default) * 60);
+    // A mutant a minute of budget from 30 minutes up: the copy's first build alone takes minutes.
+    s.mutate_model_sample = static_cast<std::uint32_t>(
+        mm_sample.value_or(s.budget_s >= mutate_model_min_budget_s ? s.budget_s / 60 : 0));
+    s.mutate_model_sample_given = mm_sample.has_value();
     s.jobs = static_cast<std::uint32_t>(jobs.value_or(1));
     s.json = args.flag("--json");
     s.no_fuzz = args.flag("--no-fuzz");
@@ -583,6 +605,100 @@ void print_mutate_rules(const Settings& s, const Summary& out, std::ostream& o) 
     o << "  surviving: " << out.mutate_explained.size() + out.mutate_unexplained.size() << ", explained in "
       << s.mutate_rules_baseline.string() << ": " << out.mutate_explained.size() << ", not explained: "
       << out.mutate_unexplained.size() << (out.mutate_unexplained.empty() ? "" : " (warnings below)") << "\n";
+}
+
+// ---- mutate-model (a sample) ---------------------------------------------------------------------
+
+// tools/mutate-model --sample N on the night's seed, as a child in its own process group (stopped on
+// SIGINT/SIGTERM with the night). Its report is kept in the night's folder; every survivor that
+// corpus/mutate-model/explained.json does not explain is a warning naming the mutant and its diff.
+// Survivors never change the exit code; a tool that cannot run (no libclang) is a warning too.
+void run_mutate_model_part(const Settings& s, Summary& out) {
+    if (s.mutate_model_sample == 0) {
+        out.mutate_model_skipped = s.mutate_model_sample_given
+                                       ? "not run (--mutate-model-sample 0)"
+                                       : "not run (a budget under " + std::to_string(mutate_model_min_budget_s / 60) +
+                                             " minutes; --mutate-model-sample N runs it)";
+        return;
+    }
+    const fs::path tool = s.checkout / "tools" / "mutate-model";
+    if (!fs::is_regular_file(tool)) {
+        out.mutate_model_skipped = "not run: " + tool.string() + " is not in this checkout";
+        out.warnings.push_back("mutate-model " + out.mutate_model_skipped);
+        return;
+    }
+    const auto began = Clock::now();
+    const fs::path report = s.work / "mutate-model.json";
+    const fs::path log = s.work / "mutate-model.log";
+    std::error_code ec;
+    fs::remove(report, ec);
+    progress("mutate-model: a sample of " + std::to_string(s.mutate_model_sample) + " mutants (log: " + log.string() + ")");
+    const std::vector<std::string> words{"/usr/bin/python3", tool.string(), "--sample", std::to_string(s.mutate_model_sample),
+                                         "--seed", std::to_string(s.seed % 2147483647), "--jobs", std::to_string(s.jobs),
+                                         "--report", report.string()};
+    // Past its own budget (the copy's first build included) it is stopped and said so.
+    const auto deadline = std::chrono::seconds(std::max<std::uint32_t>(s.budget_s, 1800));
+    const ChildResult r = run_child(words, s.checkout, log, deadline, signals_received());
+    out.mutate_model_seconds = std::chrono::duration<double>(Clock::now() - began).count();
+    if (interrupted()) {
+        out.interrupted_during = "mutate-model";
+        return;
+    }
+    if (!r.error.empty() || r.deadline_hit || (r.exit_code != 0 && r.exit_code != 1)) {
+        out.mutate_model_skipped = "did not complete: " +
+                                   (!r.error.empty() ? r.error
+                                    : r.deadline_hit ? "stopped at its deadline"
+                                                     : "exit " + std::to_string(r.exit_code)) +
+                                   " (see " + log.string() + ")";
+        out.warnings.push_back("mutate-model " + out.mutate_model_skipped);
+        return;
+    }
+    std::ifstream in(report);
+    std::stringstream text;
+    text << in.rdbuf();
+    try {
+        out.mutate_model = nlohmann::ordered_json::parse(text.str());
+    } catch (const nlohmann::json::exception& e) {
+        out.mutate_model_skipped = "wrote no readable report (" + report.string() + ": " + e.what() + ")";
+        out.warnings.push_back("mutate-model " + out.mutate_model_skipped);
+        return;
+    }
+    const auto& j = *out.mutate_model;
+    for (const auto& sv : j.value("survivors", nlohmann::ordered_json::array())) {
+        out.warnings.push_back("mutate-model: mutant #" + std::to_string(sv.value("id", 0)) + " " + sv.value("status", "") +
+                               " and is not explained in corpus/mutate-model/explained.json: " +
+                               sv.value("operator", "") + " in " + sv.value("function", "") + " at " +
+                               sv.value("file", "") + ":" + std::to_string(sv.value("line", 0)) + " (key " +
+                               sv.value("key", "") + ")");
+    }
+    progress("mutate-model: score " + (j.contains("score") && !j["score"].is_null() ? j["score"].dump() : "n/a") + " %, " +
+             std::to_string(j.value("unexplained_survivors", 0)) + " unexplained survivors");
+}
+
+void print_mutate_model(const Settings& s, const Summary& out, std::ostream& o) {
+    o << "\nmutate-model: ";
+    if (!out.mutate_model) {
+        o << out.mutate_model_skipped << "\n";
+        return;
+    }
+    const auto& j = *out.mutate_model;
+    o << "a sample of " << s.mutate_model_sample << " mutants, seed " << j.value("seed", 0) << ", " << std::fixed
+      << std::setprecision(1) << out.mutate_model_seconds << " s; score "
+      << (j.contains("score") && !j["score"].is_null() ? j["score"].dump() : std::string("n/a")) << " %; counts "
+      << j.value("counts", nlohmann::ordered_json::object()).dump() << "; unexplained survivors "
+      << j.value("unexplained_survivors", 0) << (j.value("unexplained_survivors", 0) > 0 ? " (warnings below)" : "") << "\n";
+}
+
+nlohmann::ordered_json mutate_model_json(const Summary& out) {
+    if (!out.mutate_model) return nlohmann::ordered_json{{"run", false}, {"why", out.mutate_model_skipped}};
+    const auto& j = *out.mutate_model;
+    return nlohmann::ordered_json{{"run", true},
+                                  {"seconds", out.mutate_model_seconds},
+                                  {"seed", j.value("seed", 0)},
+                                  {"sample", j.value("sample", 0)},
+                                  {"score", j.contains("score") ? j["score"] : nlohmann::ordered_json(nullptr)},
+                                  {"counts", j.value("counts", nlohmann::ordered_json::object())},
+                                  {"unexplained_survivors", j.value("survivors", nlohmann::ordered_json::array())}};
 }
 
 nlohmann::ordered_json mutate_rules_json(const Settings& s, const Summary& out) {
@@ -902,6 +1018,7 @@ void print_summary(const Settings& s, const Summary& out, int code, std::ostream
     o << "\nr0 campaign (failure_leaves_nothing): " << out.r0_cases << " cases, " << std::to_string(out.r0_seconds).substr(0, 5)
       << " s\n";
     print_mutate_rules(s, out, o);
+    print_mutate_model(s, out, o);
     print_fuzz(out, o);
     o << "\ndeterminism: " << out.determinism_replayed << " scenarios replayed twice\n";
     o << "\nfindings: " << (out.findings.empty() ? "none" : std::to_string(out.findings.size())) << "\n";
@@ -957,6 +1074,7 @@ nlohmann::ordered_json summary_json(const Settings& s, const Summary& out, int c
     j["published_campaign"] = out.published.rounds.empty() ? nlohmann::ordered_json(nullptr) : part_json(out.published);
     j["r0"] = {{"cases", out.r0_cases}, {"seconds", out.r0_seconds}};
     j["mutate_rules"] = mutate_rules_json(s, out);
+    j["mutate_model"] = mutate_model_json(out);
     j["fuzz"] = fuzz_json(out);
     j["determinism"] = {{"replayed_twice", out.determinism_replayed}};
     j["findings"] = nlohmann::ordered_json::array();
@@ -1064,7 +1182,7 @@ bool prepare_folders(const Settings& s) {
 int cmd_nightly(const Argv& argv) {
     Args args("nightly", argv, {"--json", "--help", "--no-fuzz", "--wait"},
               {"--minutes", "--jobs", "--rules", "--out", "--seed", "--fuzz-build", "--mutation", "--campaign-cases",
-               "--mutate-rules-cases", "--mutate-rules-baseline"});
+               "--mutate-rules-cases", "--mutate-rules-baseline", "--mutate-model-sample"});
     if (args.flag("--help")) {
         std::cout << nightly_help;
         return exit_ok;
@@ -1089,6 +1207,8 @@ int cmd_nightly(const Argv& argv) {
     else run_fuzz_part(s, out);
     if (interrupted()) out.not_done.push_back("determinism sample (not started)");
     else run_determinism_part(s, out);
+    if (interrupted()) out.not_done.push_back("mutate-model (not started)");
+    else run_mutate_model_part(s, out);
     out.signal = interrupted_by();
     if (out.signal == 0) add_coverage_warnings(out);
     const int code = exit_code_of(out);

@@ -176,6 +176,10 @@ class Commands:
             for mode in ("--real", "--links", "--crash"):
                 cmds.append((f"r0 {mode}", [self.binary, "r0", mode, "--json", "--generated", str(a.r0_generated),
                                             "--seed", str(seed)]))
+            # The port behind a process boundary: the mutated binary serves itself (process groups,
+            # deadlines, the adapter protocol).
+            cmds.append(("r0 --adapter-cmd serve", [self.binary, "r0", "--adapter-cmd", shlex.quote(self.binary) + " r0 serve",
+                                                    "--json", "--generated", str(a.r0_generated), "--seed", str(seed)]))
             return cmds
         for rules in ("current", "published"):
             argv = [self.binary, "run", "--rules", rules, "--cases", str(a.cases), "--seed", str(seed), "--no-shrink",
@@ -275,6 +279,7 @@ def main(argv: List[str]) -> int:
     p.add_argument("--r0-cases", type=int, default=1000, help="cases of the R0 campaign (default 1000)")
     p.add_argument("--r0-generated", type=int, default=1, help="generated R0 fixtures for host/ mutants (default 1)")
     p.add_argument("--json", action="store_true", help="the report as JSON on stdout")
+    p.add_argument("--report", metavar="FILE", help="also write the JSON report to FILE (the nightly reads it)")
     p.add_argument("--list", action="store_true", help="list the mutants (id, key, diff) and stop; no build")
     p.add_argument("--work", default=None, help="work folder (default build/mutate-model)")
     p.add_argument("--root", default=None, help="the source tree (default: this checkout)")
@@ -384,16 +389,18 @@ def main(argv: List[str]) -> int:
             break
         out = r.stdout + r.stderr
         blamed = 0
+        located = re.compile(r"([^\s:]+\.(?:cpp|cc|h|hpp)):(\d+):(\d+):")
+        hits_by_file: Dict[str, set] = {}
+        for line in out.splitlines():
+            if "error" not in line and "required from" not in line:
+                continue
+            for mm in located.finditer(line):
+                path = os.path.normpath(os.path.join(bdir, mm.group(1)))
+                rel = os.path.relpath(path, tree)
+                if rel in by_file:
+                    hits_by_file.setdefault(rel, set()).add((int(mm.group(2)), int(mm.group(3))))
         for rel in by_file:
-            path_re = re.escape(os.path.join(tree, rel)) + r":(\d+):(\d+): (error|note|required from)"
-            pattern = re.compile(r"(?:" + re.escape(os.path.join(tree, rel)) + r"|(?<![/\w])" + re.escape(rel) +
-                                 r"):(\d+):(\d+):")
-            hits = set()
-            for line in out.splitlines():
-                if "error" not in line and "required from" not in line:
-                    continue
-                for mm in pattern.finditer(line):
-                    hits.add((int(mm.group(1)), int(mm.group(2))))
+            hits = hits_by_file.get(rel, set())
             for line_no, col in sorted(hits):
                 for mid in sc.culprits(texts[rel], spans[rel], by_file[rel], line_no, col):
                     if mid not in disabled[rel]:
@@ -455,17 +462,18 @@ def main(argv: List[str]) -> int:
         results[mid].status = "not compiled"
         results[mid].mutant.compiled = False
     todo = [m for m in mutants if m.id not in not_compiled]
-    for m in todo:
-        if m.id not in reached:
-            results[m.id].status = "not reached"
-    todo = [m for m in todo if m.id in reached]
     if a.sample and a.sample < len(todo):
+        # The sample is drawn from every compiled mutant, so that "not reached" counts in its score too.
         rng = random.Random(a.seed)
         todo = sorted(rng.sample(todo, a.sample), key=lambda m: m.id)
         sampled = {m.id for m in todo}
         for m in mutants:
             if results[m.id].status == "not run" and m.id not in sampled:
                 results[m.id].status = "not sampled"
+    for m in todo:
+        if m.id not in reached:
+            results[m.id].status = "not reached"
+    todo = [m for m in todo if m.id in reached]
     lock = threading.Lock()
     done = [0]
     started = time.monotonic()
@@ -521,8 +529,10 @@ def main(argv: List[str]) -> int:
                 for x, y in zip(mine, base):
                     if x[2] != y[2]:
                         if res.first_difference is None:
-                            res.first_difference = {"command": name, "case": x[0], "case_seed": x[1],
-                                                    "judged": bool(x[3])}
+                            res.first_difference = {
+                                "command": name, "case": x[0], "case_seed": x[1], "judged": bool(x[3]),
+                                "rerun": f"DESKCHECK_MUTANT={m.id} {os.path.relpath(binary, root)} run --rules {rules} "
+                                         f"--seed {a.seed} --cases {x[0] + 1} --no-shrink"}
                         break
             if res.first_difference is None:
                 res.status = "equivalent?"
@@ -545,6 +555,11 @@ def main(argv: List[str]) -> int:
     report = make_report(a, root, mutants, results, files, dict(points=t_points, schemata=t_schemata, build=t_build,
                                                                  baseline=t_baseline, run=t_run), len(todo), stale,
                          overlaps, skipped)
+    if a.report:
+        tmp = a.report + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump(report, f, indent=1)
+        os.replace(tmp, a.report)
     if a.json:
         print(json.dumps(report, indent=1))
     else:
@@ -638,7 +653,8 @@ def print_report(r: dict) -> None:
             where = ""
             if fd and "case" in fd:
                 where = (f"    behaves differently first at {fd['command']} case {fd['case']} (case seed {fd['case_seed']});"
-                         f" {'a property judged it' if fd['judged'] else 'no property judged it'}")
+                         f" {'a property judged it' if fd['judged'] else 'no property judged it'}\n"
+                         f"    rerun: {fd['rerun']}")
             elif fd:
                 where = f"    {fd['command']}: {fd['what']}"
             print(f"  #{sv['id']} {sv['status']} {sv['operator']} in {sv['function']}\n    " +

@@ -138,6 +138,7 @@ class Finder:
         self.skipped_functions: List[str] = []
         self._order = 0
         self._seen = set()
+        self.macros: List[Tuple[int, int]] = []
 
     # ---- helpers ---------------------------------------------------------------------------------
 
@@ -173,12 +174,22 @@ class Finder:
     # ---- the walk --------------------------------------------------------------------------------
 
     def run(self, tu) -> None:
+        # Macro invocations (assert, UINT32_MAX, ...): nothing inside one is mutated.
+        self.macros = sorted((c.extent.start.offset, c.extent.end.offset) for c in tu.cursor.get_children()
+                             if c.kind == K.MACRO_INSTANTIATION and c.extent.start.file is not None
+                             and c.extent.start.file.name == self.path)
         for c in tu.cursor.get_children():
-            if _in_file(c, self.path):
+            if _in_file(c, self.path) and c.kind != K.MACRO_INSTANTIATION:
                 self.visit(c, Ctx())
+
+    def in_macro(self, c) -> bool:
+        a, b = c.extent.start.offset, c.extent.end.offset
+        return any(m0 < b and a < m1 for m0, m1 in self.macros) if self.macros else False
 
     def visit(self, c, ctx: Ctx) -> None:
         k = c.kind
+        if k not in FUNCTIONS and k not in (K.NAMESPACE, K.CLASS_DECL, K.STRUCT_DECL) and self.in_macro(c):
+            return
         if k in FUNCTIONS:
             if not c.is_definition():
                 return
@@ -276,6 +287,8 @@ class Finder:
     # ---- statements --------------------------------------------------------------------------------
 
     def removable(self, c) -> bool:
+        if self.in_macro(c):
+            return False
         if c.kind == K.CALL_EXPR:
             callee = c.spelling
             if callee in self.skip_calls:
@@ -418,7 +431,7 @@ class Finder:
         elif rt.kind in (ci.TypeKind.LVALUEREFERENCE, ci.TypeKind.RVALUEREFERENCE, ci.TypeKind.AUTO,
                          ci.TypeKind.VOID, ci.TypeKind.POINTER):
             pass
-        elif "std::optional<" in rt.spelling or "std::__1::optional<" in rt.spelling:
+        elif rt.spelling.startswith("std::optional<"):
             if etext != "std::nullopt" and etext != "{}":
                 alts.append(("early", "std::nullopt"))
         elif rt.kind in INTEGER_KINDS:
@@ -672,7 +685,7 @@ def find_mutants(path: str, rel: str, args: Sequence[str], skip_functions: Seque
     """Parses `path`; returns (Finder with edits, parse errors)."""
     load_libclang()
     index = ci.Index.create()
-    tu = index.parse(path, args=list(args))
+    tu = index.parse(path, args=list(args), options=ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD)
     errors = [f"{d.location.file}:{d.location.line}: {d.spelling}" for d in tu.diagnostics
               if d.severity >= ci.Diagnostic.Error]
     with open(path, "rb") as f:
