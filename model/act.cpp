@@ -388,7 +388,7 @@ std::optional<Error> Tool::step_borrow(Step& s) {
     auto b = borrow_foreground(desktop_, target, detail::guard_config(config_, hooks_));
     if (!b) {
         mark(Mark::foreground_refused_twice);
-        return Error{ErrorKind::ForegroundRefused, "the foreground request was refused twice (F24 retry)"};
+        return Error{ErrorKind::ForegroundRefused, "the foreground request was refused, and again after F24 (or the F24 key press failed)"};
     }
     s.tool_moved_front = s.tool_moved_front || b->borrowed;
     BorrowFacts facts;

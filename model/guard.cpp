@@ -24,13 +24,13 @@ bool request_with_retry(Desktop& desktop, WindowId w, bool& retried) {
     Input f24;
     f24.method = DeliveryMethod::RealInput;
     f24.keys = "F24";  // no default function; Alt would open the menu bar (F-1)
-    retried = true;
     mark(Mark::refusal_retried_with_f24);
     try {
         if (desktop.deliver(f24) != DeliveryStatus::Delivered) return false;
     } catch (const DesktopException&) {
-        return false;  // the key press itself failed: treat as still refused
+        return false;  // the key press itself failed: treat as still refused (and no retry was made)
     }
+    retried = true;  // only now: F24 pressed and the request made again (F-1, the report's claim)
     return desktop.request_foreground(w) == ForegroundAnswer::Granted;
 }
 

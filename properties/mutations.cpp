@@ -66,6 +66,19 @@ public:
     void report(ForegroundEvidence& ev) const override { ev.restored = true; }
 };
 
+// F-1's claim left out: the report does not say the borrow's request was refused, F24 pressed and
+// the request made again.
+class RetryClaimDropped final : public ToolHooks {
+public:
+    void report(ForegroundEvidence& ev) const override { ev.retried_after_refusal = false; }
+};
+
+// F-1's claim made up: the report says the request was retried after F24 whatever happened.
+class RetryClaimMadeUp final : public ToolHooks {
+public:
+    void report(ForegroundEvidence& ev) const override { ev.retried_after_refusal = true; }
+};
+
 // P-1 broken: the after-readback is the before snapshot, never read.
 class PhantomReadback final : public ToolHooks {
 public:
@@ -141,6 +154,8 @@ ToolConfig with_mutation(ToolConfig config, Mutation m) {
         case Mutation::ProceedOnNeedsEvidence: config.hooks = instance<ProceedOnNeedsEvidence>(); break;
         case Mutation::RetryUnknownWrite: config.hooks = instance<RetryUnknownWrite>(); break;
         case Mutation::DropIdempotencyKey: config.hooks = instance<DropIdempotencyKey>(); break;
+        case Mutation::RetryClaimDropped: config.hooks = instance<RetryClaimDropped>(); break;
+        case Mutation::RetryClaimMadeUp: config.hooks = instance<RetryClaimMadeUp>(); break;
     }
     return config;
 }

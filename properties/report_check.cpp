@@ -341,8 +341,35 @@ Lie duration_lie(const Claim* step, const RunResult& run, const Range& g, const 
     return std::nullopt;  // no give-back request (another window had taken the front): the bounds above
 }
 
+// F-1 retriedAfterRefusal, from the ledger: in the range, a foreground request the desktop refused,
+// then the F24 key pressed (a real key press on no window, outside any step, delivered), then a
+// request for the same window again. A press that failed or threw is no retry.
+bool retried_after_refusal_in(const RunResult& run, const Range& g) {
+    const auto& requests = run.truth().foreground_requests;
+    const auto& attempts = run.truth().attempts;
+    const std::size_t end = std::min(g.requests_end, requests.size());
+    for (std::size_t i = g.requests_begin; i < end; ++i) {
+        if (requests[i].answer != ForegroundAnswer::Refused) continue;
+        for (std::size_t j = i + 1; j < end; ++j) {
+            if (requests[j].window != requests[i].window) continue;
+            for (std::size_t k = requests[i].attempts_before; k < requests[j].attempts_before && k < attempts.size(); ++k) {
+                const auto& a = attempts[k];
+                if (a.step == sim::no_step && a.method == DeliveryMethod::RealInput && a.window == no_window &&
+                    a.outcome == sim::AttemptOutcome::Delivered) {
+                    return true;
+                }
+            }
+            break;
+        }
+    }
+    return false;
+}
+
 Lie foreground_lie(const sim::Scenario& s, const RunResult& run, const Range& g, const Range& since_segment,
                    const ForegroundEvidence& fg, const Claim* step, const std::string& who) {
+    if (fg.retried_after_refusal && !retried_after_refusal_in(run, since_segment)) {
+        return who + " reports retriedAfterRefusal, but no request was refused, followed by F24 and asked again (F-1)";
+    }
     if (fg.unchanged && fg.borrowed) return who + " reports both unchanged:true and borrowed:true (F-2)";
     if (fg.borrowed && fg.by == "tool" && !tool_change_in(run, since_segment.changes_begin, g.changes_end)) {
         return who + " reports borrowed by the tool, but the tool moved no window to the front (F-2)";
@@ -368,6 +395,12 @@ Lie step_foreground_lie(const Claim& c) {
     const Range since{seg.changes_begin, t.changes_end, seg.requests_begin, t.requests_end, seg.began_ms, t.ended_ms};
     if (fg.unchanged && tool_change_in(c.run, t.changes_begin, t.changes_end)) {
         return c.name() + " reports the foreground unchanged:true, but the tool moved it during the step (F-2)";
+    }
+    // Both ways: a single action's evidence covers all of its own requests (borrow, give-back, the
+    // F-3 watch), so a refusal it answered with F24 and a second request is a claim it must make.
+    if (!seg.batch && !fg.retried_after_refusal && retried_after_refusal_in(c.run, step)) {
+        return c.name() + " leaves out retriedAfterRefusal: a request was refused, F24 pressed and the request made again "
+                          "during the step (F-1)";
     }
     // A held borrow (F-5) may date from an earlier step of the batch; an own borrow is in the step.
     const bool own = !fg.held && !seg.batch;

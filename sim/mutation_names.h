@@ -31,8 +31,10 @@ enum class Mutation : std::uint8_t {
     ProceedOnNeedsEvidence,    // a dependent step runs on needs_evidence too (O-4 broken)
     RetryUnknownWrite,         // the retry rule allows re-sending an unknown write without a key (W-2 broken)
     DropIdempotencyKey,        // the step's idempotency key never reaches the desktop (W-2 broken)
+    RetryClaimDropped,         // the guard's report leaves out the F24 retry it made (F-1 claim left out)
+    RetryClaimMadeUp,          // the guard's report claims an F24 retry it never made (F-1 claim made up)
 };
-inline constexpr Mutation last_mutation = Mutation::DropIdempotencyKey;
+inline constexpr Mutation last_mutation = Mutation::RetryClaimMadeUp;
 
 namespace detail {
 inline constexpr std::array<std::string_view, static_cast<std::size_t>(last_mutation) + 1> mutation_name_table{
@@ -53,6 +55,8 @@ inline constexpr std::array<std::string_view, static_cast<std::size_t>(last_muta
     "proceed_on_needs_evidence",
     "retry_unknown_write",
     "drop_idempotency_key",
+    "retry_claim_dropped",
+    "retry_claim_made_up",
 };
 }  // namespace detail
 

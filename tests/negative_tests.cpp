@@ -226,6 +226,11 @@ constexpr ReportProof report_proofs[] = {
     // The search meets a case that needs a step in front only for the draws it uses (the borrow's
     // F24 delivered, the click after it not); the shrinker's reseeded drops remove it.
     {"F2_restored_despite_refusal", Mutation::RestoredDespiteRefusal, "report_matches_ground_truth", "refused", 20'000, 2, 1},
+    // F-1 both ways: the report leaves out the F24 retry the ledger shows, or claims one it does not.
+    {"F1_retry_claim_dropped", Mutation::RetryClaimDropped, "report_matches_ground_truth", "leaves out retriedAfterRefusal",
+     20'000, 2, 1},
+    {"F1_retry_claim_made_up", Mutation::RetryClaimMadeUp, "report_matches_ground_truth", "reports retriedAfterRefusal",
+     cases_max, 2, 1},
     // P-1: the after-readback is the before snapshot, never read.
     {"P1_phantom_readback", Mutation::PhantomReadback, "report_matches_ground_truth", "phantom", cases_max, 1, 1},
     // W-1: a step left Unknown because its state had not settled says not_done; its effect lands
