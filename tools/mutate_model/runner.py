@@ -161,10 +161,11 @@ def copy_tree(root: str, tree: str, exclude: List[str]) -> None:
 class Commands:
     """What a mutant is run against: the nightly's campaigns (deskcheck) or a --test-cmd (a fixture)."""
 
-    def __init__(self, args, binary: str, root: str):
+    def __init__(self, args, binary: str, root: str, r0_fixtures: Optional[str] = None):
         self.args = args
         self.binary = binary
         self.root = root
+        self.r0_fixtures = r0_fixtures
 
     def for_file(self, rel: str, seed: int, digests_dir: Optional[str] = None) -> List[Tuple[str, List[str]]]:
         a = self.args
@@ -173,13 +174,20 @@ class Commands:
         cmds = []
         if rel.startswith("host/"):
             # The real-folder port: cheapest first, so that most kills cost little.
+            fixtures = ["--fixtures", self.r0_fixtures] if self.r0_fixtures else []
             for mode in ("--real", "--links", "--crash"):
-                cmds.append((f"r0 {mode}", [self.binary, "r0", mode, "--json", "--generated", str(a.r0_generated),
-                                            "--seed", str(seed)]))
+                cmds.append((f"r0 {mode}", [self.binary, "r0", mode, "--json", "--generated", str(a.r0_generated)] +
+                                           (["--seed", str(seed)] if a.r0_generated else []) + fixtures))
             # The port behind a process boundary: the mutated binary serves itself (process groups,
             # deadlines, the adapter protocol).
             cmds.append(("r0 --adapter-cmd serve", [self.binary, "r0", "--adapter-cmd", shlex.quote(self.binary) + " r0 serve",
-                                                    "--json", "--generated", str(a.r0_generated), "--seed", str(seed)]))
+                                                    "--json", "--generated", str(a.r0_generated)] +
+                                                   (["--seed", str(seed)] if a.r0_generated else []) + fixtures))
+            # The mode that exercises the file first, so that a kill costs one run: recovery reads the
+            # journal (journal_read.cpp) only after a crash; process groups serve only an adapter;
+            # the port itself, cheapest first and the crash run (a process per kill point) last.
+            first = {"host/journal_read.cpp": "r0 --crash", "host/process_group.cpp": "r0 --adapter-cmd serve"}.get(rel)
+            cmds.sort(key=lambda c: (c[0] != first, c[0] == "r0 --crash"))
             return cmds
         for rules in ("current", "published"):
             argv = [self.binary, "run", "--rules", rules, "--cases", str(a.cases), "--seed", str(seed), "--no-shrink",
@@ -277,10 +285,14 @@ def main(argv: List[str]) -> int:
     p.add_argument("--seed", type=int, default=1, help="the campaigns' seed and the sample's (default 1)")
     p.add_argument("--cases", type=int, default=2000, help="cases per rule-set campaign (default 2000)")
     p.add_argument("--r0-cases", type=int, default=1000, help="cases of the R0 campaign (default 1000)")
-    p.add_argument("--r0-generated", type=int, default=1, help="generated R0 fixtures for host/ mutants (default 1)")
+    p.add_argument("--r0-generated", type=int, default=0, help="generated R0 fixtures for host/ mutants (default 0)")
+    p.add_argument("--r0-fixtures", default="01-write-into-new-folder.json,"
+                   "03-overwrite-and-move.json,05-move-into-new-folder.json",
+                   help="the corpus/r0 files host/ mutants run on, comma-separated ('' = all of corpus/r0)")
     p.add_argument("--json", action="store_true", help="the report as JSON on stdout")
     p.add_argument("--report", metavar="FILE", help="also write the JSON report to FILE (the nightly reads it)")
     p.add_argument("--list", action="store_true", help="list the mutants (id, key, diff) and stop; no build")
+    p.add_argument("--operators", action="store_true", help="print the operators as a Markdown table and stop")
     p.add_argument("--work", default=None, help="work folder (default build/mutate-model)")
     p.add_argument("--root", default=None, help="the source tree (default: this checkout)")
     p.add_argument("--build-dir", default=None, help="a configured build of ROOT with compile_commands.json "
@@ -289,11 +301,17 @@ def main(argv: List[str]) -> int:
     p.add_argument("--binary", default="cli/deskcheck", help="the target's path in the copy's build")
     p.add_argument("--test-cmd", default=None, help="instead of the campaigns, one shell command per mutant "
                    "(run in ROOT with $DESKCHECK_BINARY set); exit 0 = survived")
-    p.add_argument("--timeout-factor", type=float, default=5.0, help="a mutant's command may take this many "
-                   "times the baseline's time (plus 5 s) before it counts as a hang (default 5)")
+    p.add_argument("--timeout-factor", type=float, default=3.0, help="a mutant's command may take this many "
+                   "times the baseline's time (plus 2 s) before it counts as a hang (default 3)")
     p.add_argument("--no-equivalence", action="store_true", help="skip the digest rerun of survivors")
     p.add_argument("--build-only", action="store_true", help="write the schemata and build the copy, then stop")
     a = p.parse_args(argv)
+    if a.operators:
+        print("| operator | mutation |\n|---|---|")
+        for name, what in sc.OPERATORS.items():
+            cell = what.replace("|", "\\|")
+            print(f"| `{name}` | {cell} |")
+        return 0
 
     here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     root = os.path.abspath(a.root or here)
@@ -423,7 +441,21 @@ def main(argv: List[str]) -> int:
         return 0
 
     # 4. baseline
-    commands = Commands(a, binary, root)
+    # host/ mutants run the real-folder modes on the file fixtures of corpus/r0 that exercise the port
+    # (writes, nested folders, overwrite and move, moves into new folders): the UI fixtures add
+    # nothing for host/ and the crash run costs a process per kill point.
+    r0_fixtures = None
+    if not a.test_cmd and a.r0_fixtures:
+        r0_fixtures = os.path.join(work, "r0-fixtures")
+        shutil.rmtree(r0_fixtures, ignore_errors=True)
+        os.makedirs(r0_fixtures)
+        for name in a.r0_fixtures.split(","):
+            src = os.path.join(root, "corpus", "r0", name)
+            if not os.path.isfile(src):
+                log(f"--r0-fixtures: no corpus/r0/{name}")
+                return 2
+            shutil.copyfile(src, os.path.join(r0_fixtures, name))
+    commands = Commands(a, binary, root, r0_fixtures)
     base_env = dict(os.environ, DESKCHECK_MUTANT="0", DESKCHECK_BINARY=binary)
     reached_file = os.path.join(work, "reached.txt")
     if os.path.exists(reached_file):
@@ -484,7 +516,7 @@ def main(argv: List[str]) -> int:
         env = dict(base_env, DESKCHECK_MUTANT=str(m.id))
         t = time.monotonic()
         for name, argv in commands.for_file(m.file, a.seed):
-            budget = baseline_time[(kind, name)] * a.timeout_factor + 5
+            budget = baseline_time[(kind, name)] * a.timeout_factor + 2
             proc, _ = run_one(argv, env, budget, root)
             if proc is None:
                 res.status, res.killed_by, res.command = "killed", f"{name}: past its time budget ({budget:.0f} s)", name
