@@ -42,7 +42,7 @@ OPERATORS = {
     "negated_condition": "an if condition or a ! negated",
     "swapped_branches": "the branches of an if/else or a ?: swapped",
     "removed_statement": "a call, assignment or increment statement removed",
-    "swapped_statements": "two adjacent statements in the other order",
+    "swapped_statements": "two adjacent statements in the other order, when one writes what the other mentions",
     "return_value": "a return of another enumerator, std::nullopt, {} / 0, or the negated bool",
     "constant": "an integer literal +1 / -1 (0 -> 1), a bool literal flipped",
     "early_exit": "return at the start of a void function's block, continue at the start of a loop's block",
@@ -303,6 +303,55 @@ class Finder:
             return bool(toks) and (toks[0].spelling in ("++", "--") or toks[-1].spelling in ("++", "--"))
         return False
 
+    def written(self, c) -> Optional[str]:
+        """What an effect statement writes, as a path of its text ("rep.act", "paste.keys"); None
+        when it cannot be told (a free function's call)."""
+        children = list(c.get_children())
+        if c.kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR) and children:
+            return "".join(t.spelling for t in _tokens(children[0]))
+        if c.kind == K.UNARY_OPERATOR and children:
+            return "".join(t.spelling for t in _tokens(children[0]))
+        if c.kind == K.CALL_EXPR and c.spelling in ("operator=", "operator+=", "operator-=", "operator++", "operator--"):
+            toks = [t.spelling for t in _tokens(c)]
+            ops = [i for i, t in enumerate(toks) if t in ("=", "+=", "-=", "++", "--")]
+            if not ops:
+                return None
+            lhs = toks[:ops[0]] if ops[0] > 0 else toks[ops[0] + 1:]
+            return "".join(lhs) or None
+        if c.kind == K.CALL_EXPR:
+            toks = [t.spelling for t in _tokens(c)]
+            if "(" not in toks:
+                return None
+            head = toks[:toks.index("(")]
+            for sep in (".", "->"):
+                if sep in head:
+                    cut = len(head) - 1 - head[::-1].index(sep)
+                    return "".join(head[:cut])
+            return None
+        return None
+
+    def dependent(self, a, b) -> bool:
+        """Whether two adjacent effect statements can tell their order: one writes what the other
+        mentions, or one is a free function's call sharing a name with the other. Two writes of
+        different fields (`ev.unchanged = ...; ev.borrowed = ...`) are equivalent in either order
+        and make no `swapped_statements` mutant."""
+        import re as _re
+        ta = "".join(t.spelling if t.kind != ci.TokenKind.KEYWORD else " " + t.spelling + " " for t in _tokens(a))
+        tb = "".join(t.spelling if t.kind != ci.TokenKind.KEYWORD else " " + t.spelling + " " for t in _tokens(b))
+        wa, wb = self.written(a), self.written(b)
+        if wa is None or wb is None:
+            ids_a = {t.spelling for t in _tokens(a) if t.kind == ci.TokenKind.IDENTIFIER}
+            ids_b = {t.spelling for t in _tokens(b) if t.kind == ci.TokenKind.IDENTIFIER}
+            return bool(ids_a & ids_b - {"std"})
+
+        def mentions(text, path):
+            return _re.search(r"(?<![\w.>])" + _re.escape(path) + r"(?![\w])", text) is not None
+
+        def within(x, y):  # x is y or a part of it ("a.b" within "a"), path-wise
+            return x == y or x.startswith(y + ".") or x.startswith(y + "->") or x.startswith(y + "[")
+
+        return mentions(tb, wa) or mentions(ta, wb) or within(wa, wb) or within(wb, wa)
+
     def visit_compound(self, c, ctx: Ctx) -> None:
         stmts = list(c.get_children())
         for s in stmts:
@@ -311,7 +360,7 @@ class Finder:
         i = 0
         while i + 1 < len(stmts):
             a, b = stmts[i], stmts[i + 1]
-            if self.removable(a) and self.removable(b) and not ctx.skip:
+            if self.removable(a) and self.removable(b) and not ctx.skip and self.dependent(a, b):
                 a0, a1 = self.ext(a)
                 b0, b1 = self.ext(b)
 
