@@ -121,8 +121,8 @@ def tracked_files(root: str) -> List[str]:
         return files
 
 
-def write_if_changed(path: str, text: str) -> None:
-    data = text.encode()
+def write_bytes_if_changed(path: str, data: bytes) -> None:
+    """Writes only what differs, so that the copy's build rebuilds only what changed."""
     try:
         with open(path, "rb") as f:
             if f.read() == data:
@@ -134,6 +134,10 @@ def write_if_changed(path: str, text: str) -> None:
         f.write(data)
 
 
+def write_if_changed(path: str, text: str) -> None:
+    write_bytes_if_changed(path, text.encode())
+
+
 def copy_tree(root: str, tree: str, exclude: List[str]) -> None:
     for rel in tracked_files(root):
         if any(rel.startswith(e) for e in exclude):
@@ -141,18 +145,8 @@ def copy_tree(root: str, tree: str, exclude: List[str]) -> None:
         src = os.path.join(root, rel)
         if not os.path.isfile(src) or os.path.islink(src):
             continue
-        dst = os.path.join(tree, rel)
         with open(src, "rb") as f:
-            data = f.read()
-        try:
-            with open(dst, "rb") as f:
-                if f.read() == data:
-                    continue
-        except FileNotFoundError:
-            pass
-        os.makedirs(os.path.dirname(dst), exist_ok=True)
-        with open(dst, "wb") as f:
-            f.write(data)
+            write_bytes_if_changed(os.path.join(tree, rel), f.read())
 
 
 # ---- the run ----------------------------------------------------------------------------------------
@@ -221,9 +215,27 @@ def killed_by(name: str, proc: subprocess.CompletedProcess) -> str:
     return f"{name}: exit {proc.returncode}"
 
 
+# Every command runs in a PID namespace of its own when the machine allows it: a mutant of the
+# process-group code can turn kill(-pgid) into kill(-1) or kill(0), which as root would signal every
+# process of the machine; inside the namespace it reaches only the run's own processes, and
+# --kill-child ends them all when the run ends.
+SANDBOX: List[str] = []
+
+
+def detect_sandbox() -> bool:
+    global SANDBOX
+    cmd = ["unshare", "--pid", "--fork", "--kill-child"]
+    try:
+        ok = subprocess.run(cmd + ["true"], capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        ok = False
+    SANDBOX = cmd if ok else []
+    return ok
+
+
 def run_one(argv: List[str], env: dict, timeout: float, cwd: str) -> Tuple[Optional[subprocess.CompletedProcess], float]:
     tmp = tempfile.mkdtemp(prefix="dc-mutant-")
-    argv = [a.replace("{tmp}", tmp) for a in argv]
+    argv = SANDBOX + [a.replace("{tmp}", tmp) for a in argv]
     start = time.monotonic()
     try:
         proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -440,6 +452,9 @@ def main(argv: List[str]) -> int:
     if a.build_only:
         return 0
 
+    if not detect_sandbox():
+        log("warning: no PID namespace (unshare --pid --fork); a host/ mutant that signals the wrong process "
+            "group can reach other processes of this machine")
     # 4. baseline
     # host/ mutants run the real-folder modes on the file fixtures of corpus/r0 that exercise the port
     # (writes, nested folders, overwrite and move, moves into new folders): the UI fixtures add
