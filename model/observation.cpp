@@ -34,9 +34,11 @@ auto* field_of(Snap& s, std::string_view name) {
     return static_cast<Field>(nullptr);
 }
 
+// O-1, as seed 004's reference does it: a required field holding "" is missing, as null and absence
+// are. (The difference between unreadable and "" lives in the UI readings, V-2, not here.)
 bool carried(const ObservationSnapshot& s, std::string_view name) {
     const auto* f = snapshot_field(s, name);
-    return f != nullptr && f->has_value();
+    return f != nullptr && f->has_value() && !(*f)->empty();
 }
 
 bool is(const std::optional<std::string>& field, std::string_view value) {
@@ -75,7 +77,7 @@ bool otherwise(const ObservationInput&) { return true; }
 using O = ObservationOutcome;
 
 constexpr std::array<ObservationRule, observation_rule_count> rows{{
-    {1, "snapshot_fields_missing", "a field the contract requires is not carried", O::NeedsEvidence,
+    {1, "snapshot_fields_missing", "a field the contract requires is not carried, or holds \"\"", O::NeedsEvidence,
      "that a real collector, the UI or a log was checked", "O-1", fields_missing},
     {2, "correlation_mismatch", "the snapshot's correlationId is not the action's", O::Blocked,
      "that the target did not change, or that the other action failed", "O-1", correlation_differs},

@@ -37,7 +37,8 @@ struct ObservationContract {
     friend bool operator==(const ObservationContract&, const ObservationContract&) = default;
 };
 
-// One snapshot. Every field is optional: std::nullopt means "not carried", never "" (V-2).
+// One snapshot. Every field is optional: std::nullopt means "not carried". A required field holding
+// "" counts as missing too (seed 004's reference), so a collector never makes one up (V-2).
 // `evidence_status` is "observed" only for a state really read; `freshness` "fresh" only when the
 // caller's own policy says so; `effect_status` "unknown" when the action's effect is in doubt.
 struct ObservationSnapshot {

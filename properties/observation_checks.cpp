@@ -37,7 +37,7 @@ std::vector<std::string> not_carried(const ObservationCase& c) {
     std::vector<std::string> out;
     for (const auto& f : c.contract.required_fields) {
         const auto* field = seed_field(c.snapshot, f);
-        if (field == nullptr || !field->has_value()) out.push_back(f);
+        if (field == nullptr || !field->has_value() || (*field)->empty()) out.push_back(f);  // seed 004: "" is missing
     }
     return out;
 }
@@ -94,13 +94,13 @@ std::string outcome_line(const ObservationJudgement& j) {
 
 // ---- generation ---------------------------------------------------------------------------------
 
-constexpr std::array<std::string_view, 4> correlations{"c1", "c2", "", "ui-click-1"};
+constexpr std::array<std::string_view, 4> correlations{"c1", "c2", "c3", "ui-click-1"};
 constexpr std::array<std::string_view, 3> targets{"t1", "t2", "submit-status"};
-constexpr std::array<std::string_view, 6> states{"submitted", "pending", "error", "redirected", "", "posted"};
+constexpr std::array<std::string_view, 6> states{"submitted", "pending", "error", "redirected", "Submitted", "posted"};
 constexpr std::array<std::string_view, 4> evidence{"observed", "inferred", "summarised", "Observed"};
 constexpr std::array<std::string_view, 4> freshness{"fresh", "stale", "unknown", "fresh "};
-constexpr std::array<std::string_view, 4> effects{"unknown", "known", "done", ""};
-constexpr std::array<std::string_view, 4> fingerprints{"f1", "f2", "status-submitted", ""};
+constexpr std::array<std::string_view, 4> effects{"unknown", "known", "done", "Unknown"};
+constexpr std::array<std::string_view, 4> fingerprints{"f1", "f2", "status-submitted", "f3"};
 constexpr std::array<std::string_view, 2> steps{"step-1", "step-2"};
 constexpr std::array<std::string_view, 2> sources{"ui_state_assertion", "feed_read"};
 constexpr std::size_t free_text_length_max = 6;
@@ -142,10 +142,11 @@ private:
         return std::string(pool[choices_.below(N)]);
     }
 
-    // Not carried one time in six.
+    // Not carried one time in six; "" (missing as well, seed 004) one time in twenty-four.
     template <std::size_t N>
     std::optional<std::string> draw_field(const std::array<std::string_view, N>& pool) {
         if (choices_.below(6) == 0) return std::nullopt;
+        if (choices_.below(24) == 0) return std::string();
         return pick(pool);
     }
 
@@ -313,8 +314,9 @@ std::optional<ObservationViolation> observation_irrelevant_changes_change_nothin
         }
     }
     ObservationCase renamed = c;
-    if (renamed.snapshot.observed_at) renamed.snapshot.observed_at = *renamed.snapshot.observed_at + "'";
-    if (renamed.snapshot.source) renamed.snapshot.source = *renamed.snapshot.source + "'";
+    // Another value of a carried field ("" is not carried: seed 004).
+    if (renamed.snapshot.observed_at && !renamed.snapshot.observed_at->empty()) renamed.snapshot.observed_at = *renamed.snapshot.observed_at + "'";
+    if (renamed.snapshot.source && !renamed.snapshot.source->empty()) renamed.snapshot.source = *renamed.snapshot.source + "'";
     const ObservationJudgement r = judge(renamed, table);
     if (!(r == j)) return violated(name, "another observedAt or source changes the judgement: " + outcome_line(j) + ", then " + outcome_line(r));
     return std::nullopt;

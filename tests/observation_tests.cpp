@@ -182,10 +182,16 @@ BOOST_AUTO_TEST_CASE(O1_a_field_the_contract_does_not_require_may_be_absent) {
     BOOST_TEST(j.missing_fields == std::vector<std::string>{"effectStatus"});
 }
 
-BOOST_AUTO_TEST_CASE(O1_an_empty_string_is_carried_not_missing) {
+BOOST_AUTO_TEST_CASE(O1_an_empty_string_is_missing_as_in_the_seed) {
     ObservationSnapshot s = seed_snapshot();
     s.source = "";
-    BOOST_TEST(assess(s, std::nullopt).reason == "expected_state_observed");
+    const auto j = assess(s, std::nullopt);
+    BOOST_TEST(j.reason == "snapshot_fields_missing");
+    BOOST_TEST(j.missing_fields == std::vector<std::string>{"source"});
+    // A field the contract does not require may hold "": it changes nothing.
+    ObservationContract c = seed_observation_contract();
+    std::erase(c.required_fields, "source");
+    BOOST_TEST(assess(s, std::nullopt, seed_action(), c).reason == "expected_state_observed");
 }
 
 BOOST_AUTO_TEST_CASE(O1_a_state_the_contract_does_not_know_is_blocked_even_when_expected) {
