@@ -203,7 +203,7 @@ bool segment_reports_change(const RunResult& run, const Segment& seg) {
     for (std::size_t i : seg.reports) {
         if (run.steps[i].result.evidence.foreground.changed_by) return true;
     }
-    if (seg.write_foreground && seg.write_foreground->changed_by) return true;  // a write_once call's (W-4 wait included)
+    if (seg.write && seg.write->foreground.changed_by) return true;  // a write_once call's (W-4 wait included)
     return seg.batch_report && run.batches[*seg.batch_report].foreground.changed_by.has_value();
 }
 

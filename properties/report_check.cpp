@@ -15,6 +15,7 @@
 #include <string>
 
 #include "properties/checks.h"
+#include "properties/claim_checks.h"
 #include "properties/promise.h"
 
 namespace deskcheck::props {
@@ -422,8 +423,8 @@ Lie batch_foreground_lie(const sim::Scenario& s, const RunResult& run, const Seg
 // watched reconciling wait, WriteReport::foreground), so it is judged on the segment's range. The
 // step's claim lends the exact borrow-to-give-back durationMs of the step's own borrow (F-2).
 Lie write_foreground_lie(const sim::Scenario& s, const RunResult& run, const Segment& seg, const Claim* step) {
-    if (!seg.write_foreground) return std::nullopt;
-    const auto& fg = *seg.write_foreground;
+    if (!seg.write) return std::nullopt;
+    const auto& fg = seg.write->foreground;
     const std::string who = "the write of " + (step != nullptr ? step->name() : std::string("a single action"));
     const Range g{seg.changes_begin, seg.changes_end, seg.requests_begin, seg.requests_end, seg.began_ms, seg.ended_ms};
     if (fg.unchanged && tool_change_in(run, g.changes_begin, g.changes_end)) {
@@ -554,6 +555,9 @@ CheckResult report_matches_ground_truth(const sim::Scenario& scenario, const Run
         if (auto lie = write_foreground_lie(scenario, run, seg, last ? &*last : nullptr)) {
             return CheckResult::violated(std::string(property), last ? std::optional<std::uint32_t>(last->report.index) : std::nullopt, *lie);
         }
+        const ClaimJudgement write = write_report_claims(scenario, run, seg);
+        if (write.lie) return CheckResult::violated(std::string(property), last ? std::optional<std::uint32_t>(last->report.index) : std::nullopt, *write.lie);
+        if (write.cannot_judge) not_judged = write.cannot_judge;
         if (auto lie = batch_foreground_lie(scenario, run, seg)) {
             const std::optional<std::uint32_t> step =
                 seg.reports.empty() ? std::nullopt : std::optional<std::uint32_t>(run.steps[seg.reports.back()].index);

@@ -290,6 +290,7 @@ private:
         seg.foreground_before = desk.true_foreground();
         seg.changes_begin = desk.truth().foreground_changes.size();
         seg.requests_begin = desk.truth().foreground_requests.size();
+        seg.reads_begin = desk.truth().reads.size();
         return seg;
     }
     void close_segment(sim::Sim& desk, Segment seg) {
@@ -297,6 +298,7 @@ private:
         seg.foreground_after = desk.true_foreground();
         seg.changes_end = desk.truth().foreground_changes.size();
         seg.requests_end = desk.truth().foreground_requests.size();
+        seg.reads_end = desk.truth().reads.size();
         out_.segments.push_back(std::move(seg));
     }
 
@@ -347,7 +349,6 @@ private:
         spec.expect_text = r.writes->text;
         spec.idempotency_key = r.idempotency_key;
         WriteReport w = write_once(tool, spec);
-        seg.write_foreground = w.foreground;
         if (desk.trace().on) {
             std::string text = "agent: write " + std::to_string(r.step) + " reconciled -> " + std::string(to_string(w.outcome)) +
                                (w.reconciled_by_reading ? " (by a second read, W-4)" : "") + (w.escalate ? "; escalate" : "");
@@ -358,7 +359,10 @@ private:
             if (w.watched_wait && fg.changed_by) text += "; foreground changed by " + *fg.changed_by;
             desk.trace().note(desk.now_ms(), text);
         }
-        return std::move(w.step);
+        StepReport step = std::move(w.step);
+        w.step = StepReport{};
+        seg.write = std::move(w);
+        return step;
     }
 
     void run_singles(Tool& tool, sim::Sim& desk, std::size_t begin, std::size_t end) {

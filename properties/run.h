@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/tool.h"
+#include "model/write.h"
 #include "sim/mutation_names.h"
 #include "sim/scenario.h"
 #include "sim/sim.h"
@@ -89,12 +90,16 @@ struct Segment {
     std::size_t changes_end = 0;
     std::size_t requests_begin = 0;  // truth.foreground_requests index range
     std::size_t requests_end = 0;
+    std::size_t reads_begin = 0;     // truth.reads index range (write_once's readings included)
+    std::size_t reads_end = 0;
     std::vector<std::size_t> reports;  // indices into RunResult::steps
     std::optional<std::size_t> batch_report;  // index into RunResult::batches
-    // A single action the agent sent through write_once (model/write.h): the foreground evidence of
-    // the whole call (WriteReport::foreground: the step and the watched reconciling wait). The step
-    // report in `reports` keeps its own evidence, which ends with the step.
-    std::optional<ForegroundEvidence> write_foreground;
+    // A single action the agent sent through write_once (model/write.h): the whole report — its
+    // outcome, readings, escalation and the foreground evidence of the whole call (the step and the
+    // watched reconciling wait). Every field is a claim the checks hold against the ledger (the claim
+    // table, properties/claim_table.h). Its `step` is moved into RunResult::steps (`reports` indexes
+    // it; `write->step` is left empty); that report keeps its own evidence, which ends with the step.
+    std::optional<WriteReport> write;
 };
 
 struct RunResult {

@@ -660,8 +660,8 @@ BOOST_AUTO_TEST_CASE(W4_F3_the_targets_app_grabbing_the_front_during_the_reconci
     // The campaign's agent, and the checks on the whole call.
     const auto run = props::run_scenario(s);
     BOOST_REQUIRE_EQUAL(run.segments.size(), 1u);
-    BOOST_REQUIRE(run.segments[0].write_foreground.has_value());
-    BOOST_TEST(run.segments[0].write_foreground->by == "app");
+    BOOST_REQUIRE(run.segments[0].write.has_value());
+    BOOST_TEST(run.segments[0].write->foreground.by == "app");
     BOOST_TEST(run.sim->true_foreground() == 2u);
     expect_whole_call_judged_true(s, run);
 }
@@ -689,8 +689,8 @@ BOOST_AUTO_TEST_CASE(W4_F4_another_window_taking_the_front_during_the_reconcilin
     BOOST_TEST(desk_sim.true_foreground() == 5u);
     const auto run = props::run_scenario(s);
     BOOST_REQUIRE_EQUAL(run.segments.size(), 1u);
-    BOOST_REQUIRE(run.segments[0].write_foreground.has_value());
-    BOOST_TEST(run.segments[0].write_foreground->changed_by.value_or("") == "another-window");
+    BOOST_REQUIRE(run.segments[0].write.has_value());
+    BOOST_TEST(run.segments[0].write->foreground.changed_by.value_or("") == "another-window");
     BOOST_TEST(run.sim->true_foreground() == 5u);
     expect_whole_call_judged_true(s, run);
 }

@@ -1,0 +1,26 @@
+// Claims of reports the runner keeps beside the step reports, each judged against the ledger: part
+// of report_matches_ground_truth (properties/checks.h), one file per report type. Every field such
+// a check judges has its row in the claim table (properties/claim_table.h).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "properties/run.h"
+#include "sim/scenario.h"
+
+namespace deskcheck::props {
+
+struct ClaimJudgement {
+    std::optional<std::string> lie;           // a wrong or a missing claim: a violation
+    std::optional<std::string> cannot_judge;  // a fault the tool does not promise to survive stood in the way
+};
+
+// W-1, W-4, W-5: a write_once report (Segment::write) — its readings before, after and reconciled,
+// the reconciling wait, done / not_done / unknown, escalate — against the reads the desktop served
+// and the effects of the step, landed by the end of the run. Unknown is a missing claim when the
+// last reading was clean and the effect had landed before it, or had not landed by the end and the
+// reading came after the app's declared bound.
+ClaimJudgement write_report_claims(const sim::Scenario& scenario, const RunResult& run, const Segment& seg);
+
+}  // namespace deskcheck::props
