@@ -32,6 +32,7 @@ constexpr Command commands[] = {
     {"diff-rules", "diff-rules A B [--json]                   situations whose verdict differs between two rule sets", deskcheck::cli::cmd_diff_rules},
     {"judge-snapshot", "judge-snapshot FILE|- [--json]            judge an observation snapshot (JSON) by the ten observation rules", deskcheck::cli::cmd_judge_snapshot},
     {"r0", "r0 [--json] [--adapter deskcheck|naive] | r0 campaign [--cases N]   R0: what a failed run leaves behind (undo journal bench)", deskcheck::cli::cmd_r0},
+    {"claims", "claims [--json|--markdown] | claims --prove [--cases N]   every report field, the fact it states, the check that judges it both ways", deskcheck::cli::cmd_claims},
     {"mutate-rules", "mutate-rules [--rules R] [--cases N] [--seed S] [--json]   which verdict rows do the checks protect? (mutation testing)", deskcheck::cli::cmd_mutate_rules},
 };
 

@@ -445,7 +445,9 @@ ForegroundEvidence Tool::give_back_at_failure(Step& s, bool exception) {
     s.tool_moved_front = s.tool_moved_front || hold->borrow->borrowed;  // the give-back is the tool's move
     hold->borrow->also_ours = hold->acted;
     ForegroundEvidence fe = give_back_and_watch(desktop_, *hold->borrow, gc);
-    if (hold->borrow->borrowed) ++hold->give_backs;
+    // F-5: a give-back is counted when the front went back, not when one was due (refused, or left
+    // to a window that took it: F-2, F-4).
+    if (hold->borrow->borrowed && fe.restored) ++hold->give_backs;
     hold->returned = fe;
     hold->borrow.reset();
     return fe;
@@ -673,7 +675,7 @@ void Tool::batch_give_back(BatchReport& out, Hold& hold) {
         mark(Mark::batch_gave_back_at_end);
         hold.borrow->also_ours = hold.acted;
         out.foreground = give_back_and_watch(desktop_, *hold.borrow, gc);
-        if (hold.borrow->borrowed) ++hold.give_backs;
+        if (hold.borrow->borrowed && out.foreground.restored) ++hold.give_backs;  // F-5, as above
         hold.borrow.reset();
     } else if (hold.returned) {
         out.foreground = *hold.returned;

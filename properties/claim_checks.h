@@ -24,3 +24,12 @@ struct ClaimJudgement {
 ClaimJudgement write_report_claims(const sim::Scenario& scenario, const RunResult& run, const Segment& seg);
 
 }  // namespace deskcheck::props
+
+namespace deskcheck::props {
+
+// B-1, B-3, F-5: a batch report (Segment::batch_report) — where it stopped and with what error,
+// whether it escalated, how often it took the front and gave it back, whether it gave it back —
+// against its step reports and the foreground changes of its segment.
+ClaimJudgement batch_report_claims(const sim::Scenario& scenario, const RunResult& run, const Segment& seg);
+
+}  // namespace deskcheck::props

@@ -147,6 +147,36 @@ Lie readback_lie(const Claim& c) {
     return std::nullopt;
 }
 
+// D-3: settle_ms is the time from the delivery to the last read of the element in the step;
+// settled:true needs that read at or after the app's declared bound past the delivery.
+Lie settle_lie(const Claim& c) {
+    const auto& ev = c.report.result.evidence;
+    const auto delivered = first_attempt(c, true);
+    if (!delivered || !c.report.element) {
+        if (ev.settled) return c.name() + " reports settled, but nothing of it was delivered to an element (D-3)";
+        return std::nullopt;
+    }
+    const sim::Attempt& d = c.truth().attempts[*delivered];
+    const sim::Read* last = nullptr;
+    const auto& reads = c.truth().reads;
+    for (std::size_t i = c.timing.reads_begin; i < c.timing.reads_end && i < reads.size(); ++i) {
+        const auto& r = reads[i];
+        if (r.element == *c.report.element && r.at_ms >= d.at_ms && r.attempts_before > *delivered) last = &r;
+    }
+    const TimeMs waited = last != nullptr ? last->at_ms - d.at_ms : 0;
+    if (ev.settle_ms != waited) {
+        return c.name() + " reports waiting " + std::to_string(ev.settle_ms) + " ms for the state to settle, but its last read came " +
+               std::to_string(waited) + " ms after the delivery at " + t_at(d.at_ms) + " (D-3)";
+    }
+    if (!ev.settled) return std::nullopt;
+    const TimeMs bound = c.run.sim->latency_bound_ms(last ? last->window : d.window) + c.run.sim->feed_latency_ms(last ? last->window : d.window);
+    if (last == nullptr || last->at_ms < d.at_ms + bound) {
+        return c.name() + " reports settled, but its last read came " + std::to_string(waited) + " ms after the delivery, before the app's declared bound of " +
+               std::to_string(bound) + " ms (D-3)";
+    }
+    return std::nullopt;
+}
+
 bool control_of_window(const sim::Scenario& s, WindowId w, ElementId e) {
     for (const auto& win : s.windows) {
         if (win.id != w) continue;
@@ -169,6 +199,10 @@ Lie delivery_lie(const Claim& c) {
                std::string(to_string(c.truth().attempts[*delivered].method)) + " was delivered at " +
                t_at(c.truth().attempts[*delivered].at_ms);
     }
+    if (c.report.delivered != delivered.has_value()) {
+        return c.name() + (c.report.delivered ? " says in its step report that it delivered, but no attempt of it was delivered"
+                                              : " says in its step report that nothing was delivered, but an attempt of it was") + " (P-1)";
+    }
     if (!ev.delivery.empty() && !attempt) return c.name() + " reports delivery by " + ev.delivery + ", but nothing was sent";
     if (ev.delivery.empty() && attempt) {
         return c.name() + " names no delivery method, but it attempted " +
@@ -184,7 +218,40 @@ Lie delivery_lie(const Claim& c) {
     if (delivered && !own_window) {
         return c.name() + " reports a delivery to " + w_name(c.report.request.target) + ", but it went to " + w_name(a.window);
     }
+    // E-1..E-3: the element it names is the one its input went to (both ways, when it went to one).
+    const sim::Attempt& d = c.truth().attempts[delivered ? *delivered : *attempt];
+    if (d.element && c.report.element != d.element) {
+        return c.name() + (c.report.element ? " names element e" + std::to_string(*c.report.element) : " names no element") +
+               ", but its input went to e" + std::to_string(*d.element) + " (E-3, P-1)";
+    }
     return std::nullopt;
+}
+
+// P-1: `changes` names exactly the readings that differ between the before and after it quotes
+// (those quotes are held against the reads by readback_lie): "NAME" when both were read and
+// differ, "NAME: (unreadable)" when one of the two was not read.
+Lie changes_lie(const Claim& c) {
+    const auto& ev = c.report.result.evidence;
+    if (!ev.before || !ev.after) {
+        if (ev.changes.empty()) return std::nullopt;
+        return c.name() + " lists changes (" + ev.changes.front() + ") without both a before and an after reading (P-1)";
+    }
+    std::vector<std::string> expected;
+    auto field = [&](const char* name, const auto& a, const auto& b) {
+        if (a.has_value() != b.has_value()) expected.push_back(std::string(name) + ": (unreadable)");
+        else if (a && *a != *b) expected.emplace_back(name);
+    };
+    field("value", ev.before->value, ev.after->value);
+    field("selection", ev.before->selection, ev.after->selection);
+    field("toggled", ev.before->toggled, ev.after->toggled);
+    field("expanded", ev.before->expanded, ev.after->expanded);
+    field("selected", ev.before->selected, ev.after->selected);
+    field("dirty", ev.before->dirty, ev.after->dirty);
+    if (ev.changes == expected) return std::nullopt;
+    std::string listed, want;
+    for (const auto& s : ev.changes) listed += (listed.empty() ? "" : ", ") + s;
+    for (const auto& s : expected) want += (want.empty() ? "" : ", ") + s;
+    return c.name() + " lists changes [" + listed + "], but its before and after differ in [" + want + "] (P-1)";
 }
 
 // ---- foreground (F-2) ----------------------------------------------------------------------------
@@ -541,6 +608,8 @@ CheckResult report_matches_ground_truth(const sim::Scenario& scenario, const Run
             const Claim c{scenario, run, report, run.timings[i], seg};
             Lie lie = delivery_lie(c);
             if (!lie) lie = readback_lie(c);
+            if (!lie) lie = changes_lie(c);
+            if (!lie) lie = settle_lie(c);
             if (!lie) lie = step_foreground_lie(c);
             const WriteOutcome w = lie ? WriteOutcome{} : write_outcome_lie(c);
             if (!lie) lie = w.lie;
@@ -555,6 +624,8 @@ CheckResult report_matches_ground_truth(const sim::Scenario& scenario, const Run
         if (auto lie = write_foreground_lie(scenario, run, seg, last ? &*last : nullptr)) {
             return CheckResult::violated(std::string(property), last ? std::optional<std::uint32_t>(last->report.index) : std::nullopt, *lie);
         }
+        const ClaimJudgement batch = batch_report_claims(scenario, run, seg);
+        if (batch.lie) return CheckResult::violated(std::string(property), last ? std::optional<std::uint32_t>(last->report.index) : std::nullopt, *batch.lie);
         const ClaimJudgement write = write_report_claims(scenario, run, seg);
         if (write.lie) return CheckResult::violated(std::string(property), last ? std::optional<std::uint32_t>(last->report.index) : std::nullopt, *write.lie);
         if (write.cannot_judge) not_judged = write.cannot_judge;

@@ -1,0 +1,412 @@
+#include "properties/claim_table.h"
+
+#include <algorithm>
+#include <array>
+
+#include "properties/checks.h"
+#include "sim/build.h"
+
+namespace deskcheck::props {
+
+std::string_view to_string(ClaimKind k) {
+    switch (k) {
+        case ClaimKind::Claim: return "claim";
+        case ClaimKind::Echo: return "echo";
+        case ClaimKind::Account: return "account";
+        case ClaimKind::Container: return "container";
+    }
+    return "?";
+}
+
+namespace {
+
+// ---- where a tamper applies: the first report of a kind that fits -------------------------------
+
+template <class Pred, class Mut>
+bool on_step(RunResult& r, Pred fits, Mut change) {
+    for (auto& s : r.steps) {
+        if (fits(s)) {
+            change(s);
+            return true;
+        }
+    }
+    return false;
+}
+template <class Pred, class Mut>
+bool on_batch(RunResult& r, Pred fits, Mut change) {
+    for (auto& b : r.batches) {
+        if (fits(b)) {
+            change(b);
+            return true;
+        }
+    }
+    return false;
+}
+template <class Pred, class Mut>
+bool on_launch(RunResult& r, Pred fits, Mut change) {
+    for (auto& l : r.launches) {
+        if (fits(l)) {
+            change(l);
+            return true;
+        }
+    }
+    return false;
+}
+template <class Pred, class Mut>
+bool on_write(RunResult& r, Pred fits, Mut change) {
+    for (auto& seg : r.segments) {
+        if (seg.write && fits(*seg.write)) {
+            change(*seg.write);
+            return true;
+        }
+    }
+    return false;
+}
+template <class Pred, class Mut>
+bool on_boundary(RunResult& r, Pred fits, Mut change) {
+    return on_step(r, [&](const StepReport& s) { return s.dependency && fits(*s.dependency); },
+                   [&](StepReport& s) { change(*s.dependency); });
+}
+template <class Pred, class Mut>
+bool on_front(RunResult& r, Pred fits, Mut change) {
+    return on_step(r, [&](const StepReport& s) { return fits(s.result.evidence.foreground); },
+                   [&](StepReport& s) { change(s.result.evidence.foreground); });
+}
+Evidence& ev(StepReport& s) { return s.result.evidence; }
+const Evidence& ev(const StepReport& s) { return s.result.evidence; }
+std::string altered(const std::string& v) { return v + "x"; }
+const auto any = [](const auto&) { return true; };
+
+// ---- the table ----------------------------------------------------------------------------------
+
+using K = ClaimKind;
+
+constexpr ClaimRow row(std::string_view type, std::string_view field, ClaimKind kind, std::string_view fact, std::string_view check,
+                       Tamper made_up = nullptr, Tamper left_out = nullptr, std::string_view gap = {}) {
+    return ClaimRow{type, field, kind, fact, check, made_up, left_out, gap};
+}
+
+constexpr std::string_view rmgt = "report_matches_ground_truth";
+
+const std::array rows{
+    // ToolResult: the tool's answer to one action (P-2's adapter output).
+    row("ToolResult", "ok", K::Claim, "the action ran without an execution error", "batch_stops_at_first_failure report_matches_ground_truth",
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return !s.result.ok && s.result.error; }, [](StepReport& s) { s.result.ok = true; }); },
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return s.result.ok; }, [](StepReport& s) { s.result.ok = false; }); }),
+    row("ToolResult", "verdict", K::Claim, "Confirmed: the promised effect happened; Absent: it did not; Unknown only where the evidence could not tell",
+             "verdict_sound verdict_decisive",
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return s.result.verdict == Verdict::Unknown; }, [](StepReport& s) { s.result.verdict = Verdict::Confirmed; }); },
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return s.result.verdict && *s.result.verdict != Verdict::Unknown; }, [](StepReport& s) { s.result.verdict = Verdict::Unknown; }); }),
+    row("ToolResult", "evidence", K::Container, "the evidence (Evidence)", ""),
+    row("ToolResult", "error", K::Claim, "an execution error happened (what: Error.kind)", "batch_stops_at_first_failure report_matches_ground_truth",
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return !s.result.error; }, [](StepReport& s) { s.result.error = Error{ErrorKind::DeliveryFailed, "made up"}; }); },
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return s.result.error.has_value(); }, [](StepReport& s) { s.result.error.reset(); }); }),
+    row("Error", "kind", K::Claim, "which failure: the ref's window, occlusion, a refused front, a failed or thrown delivery, ...", rmgt,
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return s.result.error && s.result.error->kind != ErrorKind::BadRequest; }, [](StepReport& s) { s.result.error->kind = ErrorKind::BadRequest; }); },
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return s.result.error && s.result.error->kind == ErrorKind::CrossWindowRef; }, [](StepReport& s) { s.result.error->kind = ErrorKind::ElementNotFound; }); }),
+    row("Error", "detail", K::Account, "text for a person; the kind is the claim", ""),
+    // Evidence: what the tool saw and did for one action.
+    row("Evidence", "delivery", K::Claim, "the delivery method that reached the desktop (\"\" when nothing was delivered)", rmgt,
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return ev(s).delivery.empty(); }, [](StepReport& s) { ev(s).delivery = "uia_invoke"; }); },
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return !ev(s).delivery.empty(); }, [](StepReport& s) { ev(s).delivery.clear(); }); }),
+    row("Evidence", "delivered", K::Claim, "an input of this step reached the desktop", rmgt,
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return !ev(s).delivered; }, [](StepReport& s) { ev(s).delivered = true; }); },
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return ev(s).delivered; }, [](StepReport& s) { ev(s).delivered = false; }); }),
+    row("Evidence", "before", K::Claim, "the readings the desktop served before the action (Snapshot)", rmgt,
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return ev(s).before && ev(s).before->value; }, [](StepReport& s) { ev(s).before->value = altered(*ev(s).before->value); }); },
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return ev(s).before && ev(s).before->value; }, [](StepReport& s) { ev(s).before.reset(); }); }, "left_out: a before reading dropped (claimed not read) while the desktop served one is not caught"),
+    row("Evidence", "after", K::Claim, "the readings the desktop served after the action (Snapshot)", rmgt,
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return ev(s).after && ev(s).after->value; }, [](StepReport& s) { ev(s).after->value = altered(*ev(s).after->value); }); },
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return ev(s).after && ev(s).after->value; }, [](StepReport& s) { ev(s).after.reset(); }); }, "left_out: an after reading dropped (claimed not read) while the desktop served one is not caught"),
+    row("Evidence", "changes", K::Claim, "the readings that differ between before and after", rmgt,
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return ev(s).before && ev(s).after && ev(s).changes.empty(); }, [](StepReport& s) { ev(s).changes.push_back("value"); }); },
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return !ev(s).changes.empty(); }, [](StepReport& s) { ev(s).changes.clear(); }); }),
+    row("Evidence", "promise", K::Claim, "what the action promised to change (V-9), from the action alone", rmgt,
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return ev(s).promise == Promise::Nothing; }, [](StepReport& s) { ev(s).promise = Promise::ValueChanged; }); },
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return ev(s).promise != Promise::Nothing; }, [](StepReport& s) { ev(s).promise = Promise::Nothing; }); }, "both: the promise is not re-derived from the action and the rule set's stated promises"),
+    row("Evidence", "rule", K::Account, "the deciding rule row's id: the verdict it gives is the claim (mutate-rules judges the rows)", ""),
+    row("Evidence", "checks_ran", K::Account, "the rule rows tried, for a person reading the report", ""),
+    row("Evidence", "checks_not_run", K::Account, "the rule rows that could not run and why, for a person", ""),
+    row("Evidence", "settle_ms", K::Claim, "the virtual time waited after the delivery for the state to settle (D-3)", rmgt,
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return ev(s).delivered; }, [](StepReport& s) { ev(s).settle_ms += 100; }); },
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return ev(s).settle_ms > 0; }, [](StepReport& s) { ev(s).settle_ms = 0; }); }),
+    row("Evidence", "settled", K::Claim, "the last after-read came at or after the app's declared bound past the delivery (D-3)", rmgt,
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return ev(s).after && !ev(s).settled; }, [](StepReport& s) { ev(s).settled = true; }); },
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return ev(s).settled; }, [](StepReport& s) { ev(s).settled = false; }); }, "left_out: settled:false said of a read past the bound is not caught (current settles only on a stable reading; published never does)"),
+    row("Evidence", "foreground", K::Container, "the foreground evidence of the action (ForegroundEvidence)", ""),
+    // Snapshot: one reading set of the target (V-2: nullopt is unreadable, never "").
+    row("Snapshot", "value", K::Claim, "the value the desktop served (nullopt: the read failed)", rmgt,
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return ev(s).after && !ev(s).after->value; }, [](StepReport& s) { ev(s).after->value = ""; }); },
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return ev(s).after && ev(s).after->value; }, [](StepReport& s) { ev(s).after->value.reset(); }); }),
+    row("Snapshot", "selection", K::Claim, "the selection the desktop served", rmgt,
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return ev(s).after && ev(s).after->selection; }, [](StepReport& s) { ev(s).after->selection->length += 1; }); },
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return ev(s).after && ev(s).after->selection; }, [](StepReport& s) { ev(s).after->selection.reset(); }); }),
+    row("Snapshot", "toggled", K::Claim, "the toggle state the desktop served", rmgt,
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return ev(s).after && ev(s).after->toggled; }, [](StepReport& s) { ev(s).after->toggled = !*ev(s).after->toggled; }); },
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return ev(s).after && ev(s).after->toggled; }, [](StepReport& s) { ev(s).after->toggled.reset(); }); }),
+    row("Snapshot", "expanded", K::Claim, "the expand state the desktop served", rmgt,
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return ev(s).after && ev(s).after->expanded; }, [](StepReport& s) { ev(s).after->expanded = !*ev(s).after->expanded; }); },
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return ev(s).after && ev(s).after->expanded; }, [](StepReport& s) { ev(s).after->expanded.reset(); }); }),
+    row("Snapshot", "selected", K::Claim, "the list item's selected state the desktop served", rmgt,
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return ev(s).after && ev(s).after->selected; }, [](StepReport& s) { ev(s).after->selected = !*ev(s).after->selected; }); },
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return ev(s).after && ev(s).after->selected; }, [](StepReport& s) { ev(s).after->selected.reset(); }); }),
+    row("Snapshot", "dirty", K::Claim, "the window's unsaved-changes marker the desktop served", rmgt,
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return ev(s).after && ev(s).after->dirty; }, [](StepReport& s) { ev(s).after->dirty = !*ev(s).after->dirty; }); },
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return ev(s).after && ev(s).after->dirty; }, [](StepReport& s) { ev(s).after->dirty.reset(); }); }),
+    // ForegroundEvidence (F-2), of a step, a batch, a launch or a whole write_once call.
+    row("ForegroundEvidence", "unchanged", K::Claim, "the front window was the same after as before, and no one moved it meanwhile", rmgt,
+             +[](RunResult& r) { return on_front(r, [](const ForegroundEvidence& f) { return !f.unchanged; }, [](ForegroundEvidence& f) { f.unchanged = true; }); },
+             +[](RunResult& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.unchanged; }, [](ForegroundEvidence& f) { f.unchanged = false; }); }, "left_out: unchanged:false with no move of the front is not caught"),
+    row("ForegroundEvidence", "borrowed", K::Claim, "the tool took the front (or put back an app's grab)", rmgt,
+             +[](RunResult& r) { return on_front(r, [](const ForegroundEvidence& f) { return !f.borrowed; }, [](ForegroundEvidence& f) { f.borrowed = true; f.by = "tool"; }); },
+             +[](RunResult& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.borrowed; }, [](ForegroundEvidence& f) { f.borrowed = false; f.by.clear(); }); }, "left_out: a borrow the tool made but does not report is not caught"),
+    row("ForegroundEvidence", "by", K::Claim, "who took the front: the tool, or the target's app", rmgt,
+             +[](RunResult& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.by == "tool"; }, [](ForegroundEvidence& f) { f.by = "app"; }); },
+             +[](RunResult& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.by == "app"; }, [](ForegroundEvidence& f) { f.by = "tool"; }); }),
+    row("ForegroundEvidence", "restored", K::Claim, "the front went back to the window it was taken from", rmgt,
+             +[](RunResult& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.borrowed && !f.restored; }, [](ForegroundEvidence& f) { f.restored = true; }); },
+             +[](RunResult& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.restored; }, [](ForegroundEvidence& f) { f.restored = false; }); }, "left_out: restored:false after a give-back that worked is not caught"),
+    row("ForegroundEvidence", "duration_ms", K::Claim, "how long the front was away from its window", rmgt,
+             +[](RunResult& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.borrowed; }, [](ForegroundEvidence& f) { f.duration_ms += 100; }); },
+             +[](RunResult& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.duration_ms > 0; }, [](ForegroundEvidence& f) { f.duration_ms = 0; }); }),
+    row("ForegroundEvidence", "waited_for_user_ms", K::Claim, "how long the tool waited for the user to pause before taking the front (F-1)", rmgt,
+             +[](RunResult& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.borrowed && !f.waited_for_user_ms; }, [](ForegroundEvidence& f) { f.waited_for_user_ms = 500; }); },
+             +[](RunResult& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.waited_for_user_ms.has_value(); }, [](ForegroundEvidence& f) { f.waited_for_user_ms.reset(); }); }, "left_out: a wait for the user the report leaves out is not caught (the ledger has no wait record)"),
+    row("ForegroundEvidence", "held", K::Claim, "a batch kept the front for its next steps (F-5)", rmgt,
+             +[](RunResult& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.borrowed && !f.held; }, [](ForegroundEvidence& f) { f.held = true; }); },
+             +[](RunResult& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.held; }, [](ForegroundEvidence& f) { f.held = false; }); }, "both: held is not held against the batch's later steps"),
+    row("ForegroundEvidence", "prev", K::Claim, "the window the front is to go back to (F-5)", rmgt,
+             +[](RunResult& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.prev.has_value(); }, [](ForegroundEvidence& f) { *f.prev += 1; }); },
+             +[](RunResult& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.prev.has_value(); }, [](ForegroundEvidence& f) { f.prev.reset(); }); }, "both: prev is not held against the window the front was taken from"),
+    row("ForegroundEvidence", "changed_by", K::Claim, "a window unrelated to the target took the front and was left alone (F-4)", rmgt,
+             +[](RunResult& r) { return on_front(r, [](const ForegroundEvidence& f) { return !f.changed_by; }, [](ForegroundEvidence& f) { f.changed_by = "another-window"; }); },
+             +[](RunResult& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.changed_by.has_value(); }, [](ForegroundEvidence& f) { f.changed_by.reset(); }); }, "left_out: another window taking the front, left out of a step's report, is caught only through the batch (foreground_returned)"),
+    row("ForegroundEvidence", "retried_after_refusal", K::Claim, "a foreground request was refused, F24 pressed, and the request sent again (F-1)", rmgt,
+             +[](RunResult& r) { return on_front(r, [](const ForegroundEvidence& f) { return !f.retried_after_refusal; }, [](ForegroundEvidence& f) { f.retried_after_refusal = true; }); },
+             +[](RunResult& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.retried_after_refusal; }, [](ForegroundEvidence& f) { f.retried_after_refusal = false; }); }),
+    // StepReport: one step of a batch or a single action.
+    row("StepReport", "index", K::Echo, "the step's position, as the agent numbered it", ""),
+    row("StepReport", "request", K::Echo, "the request the agent sent", ""),
+    row("StepReport", "result", K::Container, "the answer (ToolResult)", ""),
+    row("StepReport", "kind", K::Claim, "which verdict rows apply (V-3..V-8), from the action and the element", "verdict_sound",
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return s.kind == ActionKind::Unverifiable && s.result.verdict; }, [](StepReport& s) { s.kind = ActionKind::TypeText; }); },
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return s.kind != ActionKind::Unverifiable && s.result.verdict; }, [](StepReport& s) { s.kind = ActionKind::Unverifiable; }); }, "both: the action kind is not re-derived from the scenario step"),
+    row("StepReport", "facts", K::Account, "the action as the verdict rules judged it (text, keys, intent): B-3 re-judges with it", ""),
+    row("StepReport", "element", K::Claim, "the element the ref resolved to: the one its input went to (E-1..E-3)", rmgt,
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return s.element.has_value(); }, [](StepReport& s) { *s.element += 1000; }); },
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return s.element && s.delivered; }, [](StepReport& s) { s.element.reset(); }); }),
+    row("StepReport", "delivered", K::Claim, "an input of this step reached the desktop", rmgt,
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return !s.delivered; }, [](StepReport& s) { s.delivered = true; }); },
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return s.delivered; }, [](StepReport& s) { s.delivered = false; }); }),
+    row("StepReport", "element_ref", K::Claim, "the acted-on element, registered as a ref the agent can use again (E-3)", rmgt,
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return s.element_ref.has_value(); }, [](StepReport& s) { *s.element_ref += "9"; }); },
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return s.element_ref.has_value(); }, [](StepReport& s) { s.element_ref.reset(); }); }, "both: the ref table is the tool's; the ledger does not map refs to elements"),
+    row("StepReport", "focused_ref", K::Claim, "the element that had the focus after the action (E-3)", rmgt,
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return s.focused_ref.has_value(); }, [](StepReport& s) { *s.focused_ref += "9"; }); },
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return s.focused_ref.has_value(); }, [](StepReport& s) { s.focused_ref.reset(); }); }, "both: as element_ref; the focus after the action is not compared"),
+    row("StepReport", "dependency", K::Container, "the boundary observation before a dependent step (BoundaryObservation)", ""),
+    row("StepReport", "write_before", K::Claim, "the declared write's reading before delivery, kept for later boundaries (B-3)", "dependent_step_only_after_observed",
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return s.write_before && s.write_before->value; }, [](StepReport& s) { s.write_before->value = altered(*s.write_before->value); }); },
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return s.write_before && s.write_before->value; }, [](StepReport& s) { s.write_before->value.reset(); }); }, "both: the boundary judges the earlier write from the ledger, not from this reading"),
+    // BatchReport (B-1, B-3, F-5).
+    row("BatchReport", "steps", K::Container, "the step reports (moved into RunResult::steps by the runner)", ""),
+    row("BatchReport", "stopped_at", K::Claim, "the step whose failure stopped the batch (B-1)", rmgt,
+             +[](RunResult& r) { return on_batch(r, [](const BatchReport& b) { return !b.stopped_at; }, [](BatchReport& b) { b.stopped_at = 0; }); },
+             +[](RunResult& r) { return on_batch(r, [](const BatchReport& b) { return b.stopped_at.has_value(); }, [](BatchReport& b) { b.stopped_at.reset(); }); }),
+    row("BatchReport", "stop_error", K::Claim, "the error the batch stopped with", rmgt,
+             +[](RunResult& r) { return on_batch(r, [](const BatchReport& b) { return !b.stop_error; }, [](BatchReport& b) { b.stop_error = Error{ErrorKind::DeliveryFailed, "made up"}; }); },
+             +[](RunResult& r) { return on_batch(r, [](const BatchReport& b) { return b.stop_error.has_value(); }, [](BatchReport& b) { b.stop_error.reset(); }); }),
+    row("BatchReport", "borrows", K::Claim, "how many times the batch took the front (F-5: at most one)", rmgt,
+             +[](RunResult& r) { return on_batch(r, any, [](BatchReport& b) { b.borrows += 1; }); },
+             +[](RunResult& r) { return on_batch(r, [](const BatchReport& b) { return b.borrows > 0; }, [](BatchReport& b) { b.borrows = 0; }); }),
+    row("BatchReport", "give_backs", K::Claim, "how many times the batch gave the front back", rmgt,
+             +[](RunResult& r) { return on_batch(r, any, [](BatchReport& b) { b.give_backs += 1; }); },
+             +[](RunResult& r) { return on_batch(r, [](const BatchReport& b) { return b.give_backs > 0; }, [](BatchReport& b) { b.give_backs = 0; }); }),
+    row("BatchReport", "foreground_returned", K::Claim, "the batch gave the front back to the window it took it from (F-5)", rmgt,
+             +[](RunResult& r) { return on_batch(r, [](const BatchReport& b) { return b.borrows > 0 && !b.foreground_returned; }, [](BatchReport& b) { b.foreground_returned = true; }); },
+             +[](RunResult& r) { return on_batch(r, [](const BatchReport& b) { return b.foreground_returned; }, [](BatchReport& b) { b.foreground_returned = false; }); }),
+    row("BatchReport", "escalated", K::Claim, "a dependency's observation was not `observed`: the batch stopped to ask (B-3)", rmgt,
+             +[](RunResult& r) { return on_batch(r, [](const BatchReport& b) { return !b.escalated; }, [](BatchReport& b) { b.escalated = true; }); },
+             +[](RunResult& r) { return on_batch(r, [](const BatchReport& b) { return b.escalated; }, [](BatchReport& b) { b.escalated = false; }); }),
+    row("BatchReport", "foreground", K::Container, "the batch's foreground evidence (ForegroundEvidence)", ""),
+    // LaunchReport (F-8).
+    row("LaunchReport", "ok", K::Claim, "the app started and showed a new window", rmgt,
+             +[](RunResult& r) { return on_launch(r, [](const LaunchReport& l) { return !l.ok; }, [](LaunchReport& l) { l.ok = true; }); },
+             +[](RunResult& r) { return on_launch(r, [](const LaunchReport& l) { return l.ok; }, [](LaunchReport& l) { l.ok = false; }); }),
+    row("LaunchReport", "window", K::Claim, "the new window the app showed", rmgt,
+             +[](RunResult& r) { return on_launch(r, [](const LaunchReport& l) { return l.window.has_value(); }, [](LaunchReport& l) { *l.window += 100; }); },
+             +[](RunResult& r) { return on_launch(r, [](const LaunchReport& l) { return l.window.has_value(); }, [](LaunchReport& l) { l.window.reset(); }); }),
+    row("LaunchReport", "error", K::Claim, "launch_failed: no such app, or no new window", rmgt,
+             +[](RunResult& r) { return on_launch(r, [](const LaunchReport& l) { return !l.error; }, [](LaunchReport& l) { l.error = Error{ErrorKind::LaunchFailed, "made up"}; }); },
+             +[](RunResult& r) { return on_launch(r, [](const LaunchReport& l) { return l.error.has_value(); }, [](LaunchReport& l) { l.error.reset(); }); }),
+    row("LaunchReport", "foreground", K::Container, "the launch's foreground evidence (ForegroundEvidence)", ""),
+    // SnapshotReport (E-1): the agent's view of a window.
+    row("SnapshotReport", "window", K::Echo, "the window the agent asked for", ""),
+    row("SnapshotReport", "elements", K::Claim, "the window's elements, as refs (never locators)", "ref_never_crosses_windows", nullptr, nullptr,
+             "the runner does not keep snapshot reports: a wrong or a missing element shows only through the refs the steps use"),
+    row("ElementRef", "ref", K::Claim, "a ref that resolves to this element in this window", "ref_never_crosses_windows", nullptr, nullptr,
+             "not kept by the runner (see SnapshotReport.elements)"),
+    row("ElementRef", "role", K::Claim, "the element's role", "", nullptr, nullptr, "not kept by the runner (see SnapshotReport.elements)"),
+    row("ElementRef", "name", K::Claim, "the element's name", "", nullptr, nullptr, "not kept by the runner (see SnapshotReport.elements)"),
+    row("ElementRef", "automation_id", K::Claim, "the element's automation id", "", nullptr, nullptr, "not kept by the runner (see SnapshotReport.elements)"),
+    // BoundaryObservation (B-3, O-4).
+    row("BoundaryObservation", "dependency", K::Echo, "the earlier step the request names", ""),
+    row("BoundaryObservation", "writes", K::Echo, "the earlier request's declared write", ""),
+    row("BoundaryObservation", "before", K::Claim, "the written state's reading before the earlier step was delivered", "dependent_step_only_after_observed",
+             +[](RunResult& r) { return on_boundary(r, [](const BoundaryObservation& b) { return b.before && b.before->value; }, [](BoundaryObservation& b) { b.before->value = altered(*b.before->value); }); },
+             +[](RunResult& r) { return on_boundary(r, [](const BoundaryObservation& b) { return b.before && b.before->value; }, [](BoundaryObservation& b) { b.before.reset(); }); }, "both: the boundary's judge reads the ledger, not this quote"),
+    row("BoundaryObservation", "after", K::Claim, "the one boundary read of the written state", "dependent_step_only_after_observed",
+             +[](RunResult& r) { return on_boundary(r, [](const BoundaryObservation& b) { return b.after && b.after->value; }, [](BoundaryObservation& b) { b.after->value = altered(*b.after->value); }); },
+             +[](RunResult& r) { return on_boundary(r, [](const BoundaryObservation& b) { return b.after && b.after->value; }, [](BoundaryObservation& b) { b.after->value.reset(); }); }, "left_out: an after reading dropped (unreadable) while one was served is not caught"),
+    row("BoundaryObservation", "settled", K::Claim, "the boundary read came at or after the app's declared bound past the earlier step (D-3)", "dependent_step_only_after_observed",
+             +[](RunResult& r) { return on_boundary(r, [](const BoundaryObservation& b) { return b.after && !b.settled; }, [](BoundaryObservation& b) { b.settled = true; }); },
+             +[](RunResult& r) { return on_boundary(r, [](const BoundaryObservation& b) { return b.settled; }, [](BoundaryObservation& b) { b.settled = false; }); }, "both: not held against the read's time and the declared bound"),
+    row("BoundaryObservation", "outcome", K::Claim, "the earlier step's write: done, not_done, or unknown where the read could not tell", "dependent_step_only_after_observed",
+             +[](RunResult& r) { return on_boundary(r, [](const BoundaryObservation& b) { return b.outcome != WriteOutcome::Done; }, [](BoundaryObservation& b) { b.outcome = WriteOutcome::Done; }); },
+             +[](RunResult& r) { return on_boundary(r, [](const BoundaryObservation& b) { return b.outcome == WriteOutcome::Done; }, [](BoundaryObservation& b) { b.outcome = WriteOutcome::Unknown; }); }, "both: the outcome is judged only through the judgement (observed or not)"),
+    row("BoundaryObservation", "snapshot", K::Account, "the O-4 snapshot built from `after` (its fields restate after, settled and outcome)", ""),
+    row("BoundaryObservation", "previous", K::Account, "the O-4 snapshot built from `before`", ""),
+    row("BoundaryObservation", "judgement", K::Claim, "observed: the dependent step may go (only when the earlier write really happened)", "dependent_step_only_after_observed",
+             +[](RunResult& r) { return on_boundary(r, [](const BoundaryObservation& b) { return !b.proceeds(); }, [](BoundaryObservation& b) { b.judgement.outcome = ObservationOutcome::Observed; }); },
+             +[](RunResult& r) { return on_boundary(r, [](const BoundaryObservation& b) { return b.proceeds(); }, [](BoundaryObservation& b) { b.judgement.outcome = ObservationOutcome::NeedsEvidence; }); }, "made_up: observed said of a write that had happened but whose reading did not show it is not caught"),
+    // WriteReading: one reading of a written state.
+    row("WriteReading", "value", K::Claim, "the value the desktop served (nullopt: unreadable)", "dependent_step_only_after_observed",
+             +[](RunResult& r) { return on_boundary(r, [](const BoundaryObservation& b) { return b.after && !b.after->value && !b.after->dirty; }, [](BoundaryObservation& b) { b.after->value = ""; }); },
+             +[](RunResult& r) { return on_boundary(r, [](const BoundaryObservation& b) { return b.after && b.after->value; }, [](BoundaryObservation& b) { b.after->value.reset(); }); }, "left_out: as BoundaryObservation.after"),
+    row("WriteReading", "dirty", K::Claim, "the unsaved-changes marker the desktop served", "dependent_step_only_after_observed",
+             +[](RunResult& r) { return on_boundary(r, [](const BoundaryObservation& b) { return b.after && b.after->dirty; }, [](BoundaryObservation& b) { b.after->dirty = !*b.after->dirty; }); },
+             +[](RunResult& r) { return on_boundary(r, [](const BoundaryObservation& b) { return b.after && b.after->dirty; }, [](BoundaryObservation& b) { b.after->dirty.reset(); }); }, "left_out: as BoundaryObservation.after"),
+    row("WriteReading", "at_ms", K::Claim, "when it was read", "dependent_step_only_after_observed",
+             +[](RunResult& r) { return on_boundary(r, [](const BoundaryObservation& b) { return b.after.has_value(); }, [](BoundaryObservation& b) { b.after->at_ms += 1000; }); },
+             +[](RunResult& r) { return on_boundary(r, [](const BoundaryObservation& b) { return b.after && b.after->at_ms > 0; }, [](BoundaryObservation& b) { b.after->at_ms = 0; }); }),
+    // WriteReport: write_once's whole call (W-1..W-5).
+    row("WriteReport", "outcome", K::Claim, "done: the post showed; not_done: it never did; unknown only where the last read could not tell", rmgt,
+             +[](RunResult& r) { return on_write(r, [](const WriteReport& w) { return w.outcome != WriteOutcome::Done; }, [](WriteReport& w) { w.outcome = WriteOutcome::Done; }); },
+             +[](RunResult& r) { return on_write(r, [](const WriteReport& w) { return w.outcome != WriteOutcome::Unknown; }, [](WriteReport& w) { w.outcome = WriteOutcome::Unknown; w.escalate = true; }); }),
+    row("WriteReport", "step", K::Container, "the write action's step report (moved into RunResult::steps by the runner)", ""),
+    row("WriteReport", "act", K::Claim, "the action's answer, as its step report gives it", rmgt,
+             +[](RunResult& r) { return on_write(r, [](const WriteReport& w) { return w.act.verdict == Verdict::Unknown; }, [](WriteReport& w) { w.act.verdict = Verdict::Confirmed; }); },
+             +[](RunResult& r) { return on_write(r, [](const WriteReport& w) { return w.act.ok; }, [](WriteReport& w) { w.act.ok = false; }); }),
+    row("WriteReport", "before", K::Claim, "the feed's reading before the action", rmgt,
+             +[](RunResult& r) { return on_write(r, [](const WriteReport& w) { return w.before.has_value(); }, [](WriteReport& w) { w.before = altered(*w.before); }); },
+             +[](RunResult& r) { return on_write(r, [](const WriteReport& w) { return w.before.has_value(); }, [](WriteReport& w) { w.before.reset(); }); }),
+    row("WriteReport", "after", K::Claim, "the feed's reading after the action", rmgt,
+             +[](RunResult& r) { return on_write(r, [](const WriteReport& w) { return w.after.has_value(); }, [](WriteReport& w) { w.after = altered(*w.after); }); },
+             +[](RunResult& r) { return on_write(r, [](const WriteReport& w) { return w.after.has_value(); }, [](WriteReport& w) { w.after.reset(); }); }),
+    row("WriteReport", "reconciled", K::Claim, "the feed's reading after the reconciling wait (W-4)", rmgt,
+             +[](RunResult& r) { return on_write(r, [](const WriteReport& w) { return w.reconciled.has_value(); }, [](WriteReport& w) { w.reconciled = altered(*w.reconciled); }); },
+             +[](RunResult& r) { return on_write(r, [](const WriteReport& w) { return w.reconciled.has_value(); }, [](WriteReport& w) { w.reconciled.reset(); }); }),
+    row("WriteReport", "reconciled_by_reading", K::Claim, "a reconciling read happened after a wait (W-4)", rmgt,
+             +[](RunResult& r) { return on_write(r, [](const WriteReport& w) { return !w.reconciled_by_reading; }, [](WriteReport& w) { w.reconciled_by_reading = true; }); },
+             +[](RunResult& r) { return on_write(r, [](const WriteReport& w) { return w.reconciled_by_reading; }, [](WriteReport& w) { w.reconciled_by_reading = false; }); }),
+    row("WriteReport", "escalate", K::Claim, "still unknown after reconciling: stop and ask a person (W-4)", rmgt,
+             +[](RunResult& r) { return on_write(r, [](const WriteReport& w) { return !w.escalate; }, [](WriteReport& w) { w.escalate = true; }); },
+             +[](RunResult& r) { return on_write(r, [](const WriteReport& w) { return w.escalate; }, [](WriteReport& w) { w.escalate = false; }); }),
+    row("WriteReport", "checks_ran", K::Account, "the classification's checks, for a person", ""),
+    row("WriteReport", "checks_not_run", K::Account, "the classification's checks that could not run and why", ""),
+    row("WriteReport", "foreground", K::Container, "the whole call's foreground evidence (ForegroundEvidence)", ""),
+    row("WriteReport", "watched_wait", K::Claim, "the reconciling wait ran, watched (F-3, F-4)", rmgt,
+             +[](RunResult& r) { return on_write(r, [](const WriteReport& w) { return !w.watched_wait; }, [](WriteReport& w) { w.watched_wait = true; }); },
+             +[](RunResult& r) { return on_write(r, [](const WriteReport& w) { return w.watched_wait; }, [](WriteReport& w) { w.watched_wait = false; }); }),
+};
+
+constexpr std::array<std::string_view, 13> report_types{
+    "ToolResult", "Error", "Evidence", "Snapshot", "ForegroundEvidence", "StepReport", "BatchReport",
+    "LaunchReport", "SnapshotReport", "ElementRef", "BoundaryObservation", "WriteReading", "WriteReport"};
+
+// What a tamper may change, saved and put back around it.
+struct Saved {
+    std::vector<StepReport> steps;
+    std::vector<BatchReport> batches;
+    std::vector<LaunchReport> launches;
+    std::vector<Segment> segments;
+    explicit Saved(const RunResult& r) : steps(r.steps), batches(r.batches), launches(r.launches), segments(r.segments) {}
+    void restore(RunResult& r) const {
+        r.steps = steps;
+        r.batches = batches;
+        r.launches = launches;
+        r.segments = segments;
+    }
+};
+
+}  // namespace
+
+bool gap_covers(const ClaimRow& row, std::string_view direction) {
+    if (row.gap.empty()) return false;
+    return row.gap.starts_with("both:") || row.gap.starts_with(std::string(direction) + ":");
+}
+
+bool proof_holds(const ClaimRow& row, const TamperProof& p) {
+    if (gap_covers(row, p.direction)) return p.caught < p.applied || p.applied == 0;
+    return p.caught > 0;
+}
+
+bool names_check(std::string_view checks, std::string_view name) {
+    std::size_t at = 0;
+    while (at < checks.size()) {
+        const std::size_t end = std::min(checks.find(' ', at), checks.size());
+        if (checks.substr(at, end - at) == name) return true;
+        at = end + 1;
+    }
+    return false;
+}
+
+std::span<const ClaimRow> claim_table() { return rows; }
+std::span<const std::string_view> claim_report_types() { return report_types; }
+
+std::vector<TamperProof> prove_claims(std::uint32_t cases, std::uint64_t seed) { return prove_rows(rows, cases, seed); }
+
+std::vector<TamperProof> prove_rows(std::span<const ClaimRow> table, std::uint32_t cases, std::uint64_t seed) {
+    std::vector<TamperProof> out;
+    std::vector<std::pair<const ClaimRow*, Tamper>> tampers;
+    for (const ClaimRow& row : table) {
+        if (row.made_up) {
+            out.push_back({row.type, row.field, "made_up", 0, 0, {}, {}});
+            tampers.emplace_back(&row, row.made_up);
+        }
+        if (row.left_out) {
+            out.push_back({row.type, row.field, "left_out", 0, 0, {}, {}});
+            tampers.emplace_back(&row, row.left_out);
+        }
+    }
+    for (const RuleSet* rules : {&current_rules(), &published_rules()}) {
+        RunOptions options;
+        options.rules = rules;
+        options.agent_retries = true;
+        options.trace = false;
+        sim::Prng seeds(seed);
+        for (std::uint32_t i = 0; i < cases; ++i) {
+            sim::Prng rng(seeds.next());
+            sim::Scenario scenario = sim::build_scenario_from_prng(rng);
+            scenario.rules = std::string(rules->name);
+            RunResult run = run_scenario(scenario, options);
+            const Saved saved(run);
+            // A check the untampered report already violates (a known debt of `published`) proves
+            // nothing about the tamper: it is left out for this case.
+            std::vector<bool> violated_before;
+            for (const NamedCheck& check : all_checks()) {
+                violated_before.push_back(check.fn != nullptr && check.fn(scenario, run).status == CheckStatus::Violated);
+            }
+            for (std::size_t t = 0; t < tampers.size(); ++t) {
+                if (!tampers[t].second(run)) continue;
+                TamperProof& p = out[t];
+                ++p.applied;
+                for (std::size_t c = 0; c < all_checks().size(); ++c) {
+                    const NamedCheck& check = all_checks()[c];
+                    if (check.fn == nullptr || violated_before[c]) continue;  // `deterministic` runs the scenario again
+                    const CheckResult r = check.fn(scenario, run);
+                    if (r.status != CheckStatus::Violated) continue;
+                    if (std::find(p.fired.begin(), p.fired.end(), check.name) == p.fired.end()) p.fired.emplace_back(check.name);
+                    if (names_check(tampers[t].first->check, check.name)) {
+                        ++p.caught;
+                        if (p.example.empty()) p.example = r.violation->explanation;
+                    }
+                }
+                saved.restore(run);
+            }
+        }
+    }
+    return out;
+}
+
+}  // namespace deskcheck::props

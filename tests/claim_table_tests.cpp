@@ -1,0 +1,93 @@
+// The claim table (properties/claim_table.h): every report field has a row, every claim is judged
+// both ways or declares its gap — proven by tampering with real reports — and a row that
+// overstates the checks fails the proof.
+#include <boost/test/unit_test.hpp>
+
+#include <set>
+#include <string>
+
+#include "properties/checks.h"
+#include "properties/claim_table.h"
+
+using namespace deskcheck;
+using namespace deskcheck::props;
+
+BOOST_AUTO_TEST_CASE(P1_claim_table_rows_are_well_formed) {
+    std::set<std::pair<std::string_view, std::string_view>> seen;
+    const auto types = claim_report_types();
+    for (const ClaimRow& r : claim_table()) {
+        BOOST_TEST_CONTEXT(r.type << "." << r.field) {
+            BOOST_TEST(seen.insert({r.type, r.field}).second, "two rows for one field");
+            BOOST_TEST((std::find(types.begin(), types.end(), r.type) != types.end()));
+            BOOST_TEST(!r.fact.empty());
+            if (r.kind != ClaimKind::Claim) {
+                BOOST_TEST(r.made_up == nullptr);
+                BOOST_TEST(r.left_out == nullptr);
+                BOOST_TEST(r.gap.empty());
+                continue;
+            }
+            // A claim names the checks that judge it, each a real property (none only in a declared gap).
+            BOOST_TEST((!r.check.empty() || !r.gap.empty()));
+            std::size_t at = 0;
+            while (at < r.check.size()) {
+                const std::size_t end = std::min(r.check.find(' ', at), r.check.size());
+                BOOST_TEST(find_check(r.check.substr(at, end - at)) != nullptr, "no property " << r.check.substr(at, end - at));
+                at = end + 1;
+            }
+            const bool kept = r.made_up != nullptr && r.left_out != nullptr;
+            // Without tampers only a gap that says why (the runner does not keep the report).
+            BOOST_TEST((kept || !r.gap.empty()));
+            if (!r.gap.empty() && kept) {
+                BOOST_TEST((r.gap.starts_with("both:") || r.gap.starts_with("made_up:") || r.gap.starts_with("left_out:")));
+            }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(P1_claim_table_every_claim_is_judged_both_ways_or_declares_its_gap) {
+    const auto proofs = prove_claims(400, 7);
+    std::size_t judged_directions = 0;
+    for (const TamperProof& p : proofs) {
+        const ClaimRow* row = nullptr;
+        for (const ClaimRow& r : claim_table()) {
+            if (r.type == p.type && r.field == p.field) row = &r;
+        }
+        BOOST_TEST_REQUIRE(row != nullptr);
+        BOOST_TEST_CONTEXT(p.type << "." << p.field << " " << p.direction << ": caught " << p.caught << " of " << p.applied) {
+            BOOST_TEST(proof_holds(*row, p));
+            if (!gap_covers(*row, p.direction)) {
+                BOOST_TEST(p.applied > 0u, "the tamper never fitted a report: the population does not show the claim");
+                ++judged_directions;
+            }
+        }
+    }
+    BOOST_TEST(judged_directions >= 70u);
+}
+
+// The negative proof of the proof: a row that says element_ref is judged (no gap) when nothing
+// judges it fails; the same row with its gap declared holds.
+BOOST_AUTO_TEST_CASE(P1_claim_table_a_row_that_overstates_the_checks_fails_its_proof) {
+    const ClaimRow* element_ref = nullptr;
+    for (const ClaimRow& r : claim_table()) {
+        if (r.type == "StepReport" && r.field == "element_ref") element_ref = &r;
+    }
+    BOOST_TEST_REQUIRE(element_ref != nullptr);
+    BOOST_TEST_REQUIRE(!element_ref->gap.empty());
+    ClaimRow overstated = *element_ref;
+    overstated.gap = {};
+    const std::array<ClaimRow, 1> wrong{overstated};
+    for (const TamperProof& p : prove_rows(wrong, 200, 3)) {
+        BOOST_TEST(p.applied > 0u);
+        BOOST_TEST(!proof_holds(overstated, p), p.direction << " should slip through: nothing judges element_ref");
+    }
+    const std::array<ClaimRow, 1> honest{*element_ref};
+    for (const TamperProof& p : prove_rows(honest, 200, 3)) BOOST_TEST(proof_holds(*element_ref, p));
+    // And a check that would judge it must be named: a claim judged by a property that does not fire.
+    ClaimRow delivered;
+    for (const ClaimRow& r : claim_table()) {
+        if (r.type == "StepReport" && r.field == "delivered") delivered = r;
+    }
+    delivered.check = "click_lands_on_target";
+    const std::array<ClaimRow, 1> misnamed{delivered};
+    for (const TamperProof& p : prove_rows(misnamed, 200, 3)) BOOST_TEST(!proof_holds(delivered, p));
+}
