@@ -370,6 +370,7 @@ std::optional<Error> Tool::step_pre_checks(Step& s) {
     rep.kind = rep.facts.kind;
     if (node != nullptr) rep.element = node->id;
     s.ev.promise = rules_.promise_of(rep.facts);
+    before_read_at_ = desktop_.now_ms();
     s.before = node != nullptr ? hooks_.read_state(desktop_, r.target, node->id, rep.kind, rep.facts.click_state) : Snapshot{};
     s.ev.before = s.before;
     s.plan = detail::choose_delivery(*s.window, node, r, rep.facts);

@@ -66,11 +66,15 @@ WriteOutcome classify_declared(const WriteDeclaration& writes, const std::option
         case WriteShape::ContainsText:
             // Without a reading before the step, text already there cannot be told from text typed.
             if (!after.value || !before || !before->value) return WriteOutcome::Unknown;
+            // V-1: text the field held before cannot show the text arriving (nor a not_done).
+            if (before->value->find(writes.text) != std::string::npos) return WriteOutcome::Unknown;
             if (after.value->find(writes.text) != std::string::npos) return WriteOutcome::Done;
             return settled ? WriteOutcome::NotDone : WriteOutcome::Unknown;
         case WriteShape::ClearsDirty:
             // Without a reading before the save, a marker that was never set cannot be told from a save.
             if (!after.dirty || !before || !before->dirty) return WriteOutcome::Unknown;
+            // A marker that was clear before cannot show the save either (nor a not_done).
+            if (!*before->dirty) return WriteOutcome::Unknown;
             if (!*after.dirty) return WriteOutcome::Done;
             return settled ? WriteOutcome::NotDone : WriteOutcome::Unknown;
     }
@@ -158,7 +162,8 @@ void Tool::remember_step(const StepReport& rep) {
     const Request& r = rep.request;
     SentStep sent{r, rep.write_before, desktop_.now_ms(), rep.result.evidence.delivered};
     if (!sent.before) {
-        if (const auto w = declared_write(r)) sent.before = before_from_evidence(rep, *w, desktop_.now_ms());
+        // P-1: stamped with when that reading was taken, not when the step ended.
+        if (const auto w = declared_write(r)) sent.before = before_from_evidence(rep, *w, before_read_at_);
     }
     sent_.insert_or_assign(r.step, std::move(sent));
     while (sent_.size() > sent_steps_max) sent_.erase(sent_.begin());  // the oldest correlation ids first

@@ -195,6 +195,7 @@ private:
         bool delivered = false;
     };
     std::map<std::int32_t, SentStep> sent_;
+    TimeMs before_read_at_ = 0;  // when the last step's evidence `before` was read (its boundary reading's time)
 };
 
 // Reads the state an action of `kind` is judged on (V-2: each reading independently optional).

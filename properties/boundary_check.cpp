@@ -116,19 +116,77 @@ const StepReport* report_of(const RunResult& run, std::uint32_t k) {
     return nullptr;
 }
 
-// P-1: the boundary's reading is what the desktop served at that moment on some read.
-std::optional<std::string> reading_not_served(const sim::GroundTruth& truth, const BoundaryObservation& b) {
-    if (!b.after) return std::nullopt;
-    const WriteReading& r = *b.after;
+// P-1, both ways: a boundary reading (before or after) is what the desktop served at that moment on
+// a read of the written field; "unreadable" is a claim too — only when no read at that moment
+// returned a value, or one returned nothing.
+std::optional<std::string> reading_not_served(const sim::GroundTruth& truth, const BoundaryObservation& b,
+                                              const std::optional<WriteReading>& reading, std::string_view which,
+                                              std::optional<ElementId> element) {
+    if (!reading) return std::nullopt;
+    const WriteReading& r = *reading;
     const bool dirty = b.writes && b.writes->shape == WriteShape::ClearsDirty;
     const std::optional<std::string> claimed = dirty ? (r.dirty ? std::optional<std::string>(*r.dirty ? "true" : "false") : std::nullopt)
                                                      : r.value;
-    if (!claimed) return std::nullopt;  // unreadable claims nothing to check against
+    const std::string_view field = dirty ? "dirty" : "value";
+    bool any_read = false;
     const bool served = std::any_of(truth.reads.begin(), truth.reads.end(), [&](const sim::Read& read) {
-        return read.at_ms == r.at_ms && read.field == (dirty ? "dirty" : "value") && sim::same(read.returned, claimed);
+        const bool here = read.at_ms == r.at_ms && read.field == field && (dirty || !element || read.element == *element);
+        any_read = any_read || here;
+        return here && sim::same(read.returned, claimed);
     });
-    if (served) return std::nullopt;
-    return "reports a boundary reading " + sim::shown_text(*claimed) + " at t=" + std::to_string(r.at_ms) + " that no read served (P-1)";
+    if (served || (!claimed && !any_read)) return std::nullopt;
+    return "reports a boundary reading " + std::string(which) + " " + (claimed ? sim::shown_text(*claimed) : "(unreadable)") + " at t=" +
+           std::to_string(r.at_ms) + " that no read served (P-1)";
+}
+
+// Why the ledger cannot blame the tool for taking step d's write as done by `t` when it had not
+// happened: a fault the tool does not promise to survive (STYLE 5). nullopt: the tool's fault.
+std::optional<std::string> not_the_tools_fault(const sim::Scenario& scenario, const RunResult& run, std::uint32_t d,
+                                               const Written& w, TimeMs t) {
+    const auto& truth = run.truth();
+    // W-5, S-7: a stale read of what step d writes (its reading before, or the boundary's)
+    // is a fault the tool cannot see: the excuse the ground truth shows, counted, not passed.
+    const auto stale = std::find_if(truth.reads.begin(), truth.reads.end(), [&](const sim::Read& rd) {
+        return rd.fault == "stale" && rd.at_ms <= t && (!w.element || rd.element == *w.element);
+    });
+    if (stale != truth.reads.end()) {
+        return std::string("a stale read (S-7) of what the dependency writes fed the boundary");
+    }
+    // W-5: another actor wrote the same effect meanwhile; counting occurrences cannot tell
+    // whose it is (README, the W-5 table: a known limit).
+    const auto other = std::find_if(truth.effects.begin(), truth.effects.end(), [&](const sim::Effect& e) {
+        return e.by != "tool" && e.at_ms <= t && (!w.element || e.element == *w.element) &&
+               (w.kinds.empty() || std::find(w.kinds.begin(), w.kinds.end(), e.kind) != w.kinds.end());
+    });
+    if (other != truth.effects.end()) {
+        return std::string("another actor wrote what the dependency writes meanwhile (W-5)");
+    }
+    // S-7: an earlier step's effect that landed beyond its app's declared latency bound,
+    // after the tool had waited for it, can make the reading before look like no write yet.
+    const auto overrun = std::find_if(truth.effects.begin(), truth.effects.end(), [&](const sim::Effect& e) {
+        return e.overrun && e.at_ms <= t && e.step != static_cast<std::int32_t>(d) && (!w.element || e.element == *w.element);
+    });
+    if (overrun != truth.effects.end() && run.rules == "current") {
+        return std::string("an earlier effect on what the dependency writes landed beyond its app's declared latency bound (S-7)");
+    }
+    // S-7: step d's own effect overran its app's declared bound (it would have landed before
+    // the boundary read otherwise) and another of the batch's steps, which declared no such
+    // write, appended the same text in the meantime: the reading showed "one more", true of
+    // the feed though not of step d. Both must be in the ground truth.
+    const auto own_overrun = std::any_of(truth.effects.begin(), truth.effects.end(), [&](const sim::Effect& e) {
+        return e.overrun && e.step == static_cast<std::int32_t>(d) && e.at_ms > t && (!w.element || e.element == *w.element) &&
+               (w.kinds.empty() || std::find(w.kinds.begin(), w.kinds.end(), e.kind) != w.kinds.end());
+    });
+    const auto stand_in = std::any_of(truth.effects.begin(), truth.effects.end(), [&](const sim::Effect& e) {
+        return e.by == "tool" && e.step != static_cast<std::int32_t>(d) && e.at_ms <= t && (!w.element || e.element == *w.element) &&
+               (w.kinds.empty() || std::find(w.kinds.begin(), w.kinds.end(), e.kind) != w.kinds.end());
+    });
+    if (own_overrun && stand_in && run.rules == "current") {
+        return std::string(
+            "the dependency's own effect overran its app's declared latency bound (S-7) and another step's identical write stood in for it");
+    }
+    (void)scenario;
+    return std::nullopt;
 }
 
 }  // namespace
@@ -142,8 +200,24 @@ CheckResult dependent_step_only_after_observed(const sim::Scenario& scenario, co
         const std::uint32_t d = *step.depends_on;
         const StepReport* rep = report_of(run, k);
         if (rep != nullptr && rep->dependency) {
-            if (auto bad = reading_not_served(truth, *rep->dependency)) {
-                return CheckResult::violated(std::string(name), k, "step " + std::to_string(k) + " " + *bad);
+            for (const auto& [reading, which] : {std::pair{&rep->dependency->after, "after"}, {&rep->dependency->before, "before"}}) {
+                if (auto bad = reading_not_served(truth, *rep->dependency, *reading, which, written_by(scenario, scenario.steps[d]).element)) {
+                    return CheckResult::violated(std::string(name), k, "step " + std::to_string(k) + " " + *bad);
+                }
+            }
+            // W-1: "done" is said of a write that had landed by the boundary read.
+            const BoundaryObservation& b = *rep->dependency;
+            if (b.outcome == WriteOutcome::Done && b.after) {
+                const Written w = written_by(scenario, scenario.steps[d]);
+                const TimeMs at = b.after->at_ms;
+                if (!write_landed_by(truth, d, w, at) && !keyed_original_landed_by(scenario, truth, d, w, at)) {
+                    if (auto why = not_the_tools_fault(scenario, run, d, w, at)) return CheckResult::cannot_judge(*why);
+                    const auto began = std::find_if(run.timings.begin(), run.timings.end(), [&](const StepTiming& st) { return st.step == d; });
+                    const std::string seen = began != run.timings.end() ? whose_write_was_seen(truth, d, w, began->began_ms, at) : "";
+                    return CheckResult::violated(std::string(name), k,
+                                                 "step " + std::to_string(k) + "'s boundary reports step " + std::to_string(d) +
+                                                     "'s write done at t=" + std::to_string(at) + ", but it had not happened by then (W-1, O-4)" + seen);
+                }
             }
         }
         ++judged;
@@ -164,47 +238,7 @@ CheckResult dependent_step_only_after_observed(const sim::Scenario& scenario, co
         }
         const Written w = written_by(scenario, scenario.steps[d]);
         if (!write_landed_by(truth, d, w, t) && !keyed_original_landed_by(scenario, truth, d, w, t)) {
-            // W-5, S-7: a stale read of what step d writes (its reading before, or the boundary's)
-            // is a fault the tool cannot see: the excuse the ground truth shows, counted, not passed.
-            const auto stale = std::find_if(truth.reads.begin(), truth.reads.end(), [&](const sim::Read& rd) {
-                return rd.fault == "stale" && rd.at_ms <= t && (!w.element || rd.element == *w.element);
-            });
-            if (stale != truth.reads.end()) {
-                return CheckResult::cannot_judge("a stale read (S-7) of what the dependency writes fed the boundary");
-            }
-            // W-5: another actor wrote the same effect meanwhile; counting occurrences cannot tell
-            // whose it is (README, the W-5 table: a known limit).
-            const auto other = std::find_if(truth.effects.begin(), truth.effects.end(), [&](const sim::Effect& e) {
-                return e.by != "tool" && e.at_ms <= t && (!w.element || e.element == *w.element) &&
-                       (w.kinds.empty() || std::find(w.kinds.begin(), w.kinds.end(), e.kind) != w.kinds.end());
-            });
-            if (other != truth.effects.end()) {
-                return CheckResult::cannot_judge("another actor wrote what the dependency writes meanwhile (W-5)");
-            }
-            // S-7: an earlier step's effect that landed beyond its app's declared latency bound,
-            // after the tool had waited for it, can make the reading before look like no write yet.
-            const auto overrun = std::find_if(truth.effects.begin(), truth.effects.end(), [&](const sim::Effect& e) {
-                return e.overrun && e.at_ms <= t && e.step != static_cast<std::int32_t>(d) && (!w.element || e.element == *w.element);
-            });
-            if (overrun != truth.effects.end() && run.rules == "current") {
-                return CheckResult::cannot_judge("an earlier effect on what the dependency writes landed beyond its app's declared latency bound (S-7)");
-            }
-            // S-7: step d's own effect overran its app's declared bound (it would have landed before
-            // the boundary read otherwise) and another of the batch's steps, which declared no such
-            // write, appended the same text in the meantime: the reading showed "one more", true of
-            // the feed though not of step d. Both must be in the ground truth.
-            const auto own_overrun = std::any_of(truth.effects.begin(), truth.effects.end(), [&](const sim::Effect& e) {
-                return e.overrun && e.step == static_cast<std::int32_t>(d) && e.at_ms > t && (!w.element || e.element == *w.element) &&
-                       (w.kinds.empty() || std::find(w.kinds.begin(), w.kinds.end(), e.kind) != w.kinds.end());
-            });
-            const auto stand_in = std::any_of(truth.effects.begin(), truth.effects.end(), [&](const sim::Effect& e) {
-                return e.by == "tool" && e.step != static_cast<std::int32_t>(d) && e.at_ms <= t && (!w.element || e.element == *w.element) &&
-                       (w.kinds.empty() || std::find(w.kinds.begin(), w.kinds.end(), e.kind) != w.kinds.end());
-            });
-            if (own_overrun && stand_in && run.rules == "current") {
-                return CheckResult::cannot_judge(
-                    "the dependency's own effect overran its app's declared latency bound (S-7) and another step's identical write stood in for it");
-            }
+            if (auto why = not_the_tools_fault(scenario, run, d, w, t)) return CheckResult::cannot_judge(*why);
             // From when step d began (the harness's clock, not the tool's report): its reading before.
             const auto began = std::find_if(run.timings.begin(), run.timings.end(), [&](const StepTiming& st) { return st.step == d; });
             const std::string seen = began != run.timings.end() ? whose_write_was_seen(truth, d, w, began->began_ms, t) : "";

@@ -175,7 +175,13 @@ ClaimJudgement write_report_claims(const sim::Scenario& scenario, const RunResul
                 std::nullopt};
     }
     const TimeMs bound = run.sim->latency_bound_ms(f.window) + run.sim->feed_latency_ms(f.window);
-    if (f.landed == nullptr && !f.delivered.empty() && last->at_ms >= f.delivered.front() + bound) {
+    // S-7: an effect of the delivery overran the app's declared bound: the read past the bound is no
+    // evidence of a not_done.
+    const bool overran = std::any_of(truth.effects.begin(), truth.effects.end(), [&](const sim::Effect& e) {
+        return e.overrun && e.step == static_cast<std::int32_t>(f.step) && e.delivered_at_ms &&
+               std::find(f.delivered.begin(), f.delivered.end(), *e.delivered_at_ms) != f.delivered.end();
+    });
+    if (f.landed == nullptr && !overran && !f.delivered.empty() && last->at_ms >= f.delivered.front() + bound) {
         return {who + " says unknown, but its last read at " + t_at(last->at_ms) + " came after the app's declared bound (" +
                     std::to_string(bound) + " ms past the delivery at " + t_at(f.delivered.front()) +
                     ") and the post never showed: the evidence said not_done (W-1, D-3)",
