@@ -1,4 +1,4 @@
-// The fuzzing-side commands of deskcheck (README "For CI owners"):
+// The fuzzing-side commands of deskcheck (docs/nightly-and-ci.md):
 //   convert  a fuzz crash input -> a shrunk counterexample JSON in corpus/regressions/
 //   nightly  the main CI job: property campaign + every fuzz target + conversions + summary
 //   bench    scenarios/s, verdict evaluations/s, where a scenario's time goes

@@ -36,7 +36,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A full run of all the sets stays well under two minutes on a 2-core machine (README).
+// A full run of all the sets stays well under two minutes on a 2-core machine (docs/verdict-rules.md).
 constexpr std::uint64_t mutate_cases_default = 20000;
 constexpr std::uint64_t mutate_cases_max = 1'000'000;
 constexpr std::uint64_t mutate_jobs_max = 64;

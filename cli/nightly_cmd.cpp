@@ -1,7 +1,7 @@
 // deskcheck nightly [--minutes M] [--jobs N] [--json] [--rules R] [--out DIR] [--seed S]
 //                   [--fuzz-build DIR] [--no-fuzz] [--campaign-cases N] [--wait]
 //                   [--mutate-rules-cases N] [--mutate-rules-baseline FILE] [--mutation NAME (self-tests)]
-// The main CI job (README "For CI owners"): a property campaign (and one under the published rules) from a fresh seed (the date and the
+// The main CI job (docs/nightly-and-ci.md): a property campaign (and one under the published rules) from a fresh seed (the date and the
 // git commit: varied, yet reproducible), each fuzz target under libFuzzer for its share of the
 // work, `deskcheck mutate-rules` over every rule table (surviving mutations not explained in
 // corpus/mutate-rules/explained.json are warnings), new inputs merged into corpus/<target>/, every crash converted and shrunk into
@@ -79,7 +79,7 @@ constexpr std::size_t corpus_input_bytes_max = 1 << 20;
 constexpr auto lock_poll = std::chrono::milliseconds(200);
 
 // The budget's shares, in percent: the campaign, then each fuzz target (same order as targets).
-// Each share is turned into a count of work at a nominal rate (this machine's, README "Benchmarks"):
+// Each share is turned into a count of work at a nominal rate (this machine's, docs/benchmarks.md):
 // the count is the night; the clock stops a part only after clock_stop_factor times its share.
 constexpr std::uint32_t campaign_share_pct = 11;
 // The same campaign under the `published` rules (issue 10): its debts D-1..D-3 are known debts, any
@@ -88,11 +88,11 @@ constexpr std::uint32_t published_share_pct = 4;
 // R0 (failure_leaves_nothing over generated desktops, properties/r0_campaign.h): its own share.
 constexpr std::uint32_t r0_share_pct = 5;
 constexpr std::uint32_t r0_cases_per_s = 5'000;
-// mutate-rules over every rule table: cases per mutant at a nominal rate (README "Changing a verdict rule").
+// mutate-rules over every rule table: cases per mutant at a nominal rate (docs/verdict-rules.md, "Changing a verdict rule").
 constexpr std::uint32_t mutate_rules_share_pct = 10;
 constexpr std::uint32_t mutate_rules_cases_per_s = 500;
 constexpr std::uint64_t mutate_rules_cases_max = 1'000'000;
-// tools/mutate-model's sample (README "Which lines of the tool do the checks protect?"): outside the
+// tools/mutate-model's sample (docs/mutate-model.md): outside the
 // shares, after them; on by default from this budget up.
 constexpr std::uint32_t mutate_model_min_budget_s = 30 * 60;
 constexpr std::uint64_t mutate_model_sample_max = 100'000;
@@ -543,7 +543,7 @@ void run_r0_part(const Settings& s, Summary& out) {
 // `deskcheck mutate-rules` over every rule table, on the night's seed, for its share of the work
 // (cases per mutant; no shrinking: the night lists survivors, it keeps no kills). A surviving
 // mutation the baseline does not explain is a warning naming it: a weakened check shows up the
-// night it lands. Survivors never change the exit code (README "For CI owners").
+// night it lands. Survivors never change the exit code (docs/nightly-and-ci.md).
 void run_mutate_rules_part(const Settings& s, Summary& out) {
     const auto began = Clock::now();
     const auto clock_stop = began + std::chrono::seconds(clock_stop_s(s, mutate_rules_share_pct));

@@ -153,7 +153,7 @@ std::optional<std::string> not_the_tools_fault(const sim::Scenario& scenario, co
         return std::string("a stale read (S-7) of what the dependency writes fed the boundary");
     }
     // W-5: another actor wrote the same effect meanwhile; counting occurrences cannot tell
-    // whose it is (README, the W-5 table: a known limit).
+    // whose it is (docs/properties.md: a known limit).
     const auto other = std::find_if(truth.effects.begin(), truth.effects.end(), [&](const sim::Effect& e) {
         return e.by != "tool" && e.at_ms <= t && (!w.element || e.element == *w.element) &&
                (w.kinds.empty() || std::find(w.kinds.begin(), w.kinds.end(), e.kind) != w.kinds.end());

@@ -10,7 +10,7 @@
 // Decided from the scenario (what the step promises, properties/promise.h) and the ledger (reads,
 // deliveries, effects, the app's declared bound) alone; nothing in model/ is called. The situations
 // where Unknown stays right although the reads were good are the rule set's documented exceptions,
-// each named below and in the README:
+// each named below and in docs/properties.md:
 //   - V-4: a hotkey other than Ctrl+A promises nothing it can be judged Absent on;
 //   - V-8: the agent had no ref to the element (an opaque tree): nothing the tool may read;
 //   - V-6: typing with Tab, Enter or another control key may have moved the focus or submitted;

@@ -3,7 +3,7 @@
 // index 0 is its simplest entry. The result passes validate() by construction (ids unique,
 // controls inside their windows, references to real windows and controls, depends_on pointing
 // back). The shares below were tuned on the PRNG population so that every property is judged on
-// at least 99 % of cases (README "Not judged").
+// at least 99 % of cases (docs/properties.md, "Not judged").
 #include "sim/build.h"
 
 #include <algorithm>
@@ -446,7 +446,7 @@ void Builder::share_an_identity() {
 // Swarm: each fault is on in a share of cases. A stale read and an overrun beyond the declared
 // latency bound are faults the tool does not promise to survive (S-7): the checks cannot blame
 // it where they shaped the evidence, so they are on less often, to keep every property judged on
-// at least 99 % of cases (each such reason under 0.5 %, README "Not judged").
+// at least 99 % of cases (each such reason under 0.5 %, docs/properties.md, "Not judged").
 FaultPlan Builder::draw_faults() {
     FaultPlan f;
     auto rate = [this](std::uint16_t on_permille) -> std::uint16_t {

@@ -9,7 +9,7 @@
 // Encoding is canonical: a fixed key order, every field written (an empty std::optional as null),
 // enums as lower_snake_case strings, dump(2) plus a trailing newline. decode(encode(s)) == s, and
 // encode(decode(t)) == t for canonical text t. The JSON Schema of the same format is
-// schema/deskcheck-scenario-1.schema.json; README "Scenario format" documents every field.
+// schema/deskcheck-scenario-1.schema.json; docs/scenario-format.md documents every field.
 #pragma once
 
 #include <cstddef>

@@ -34,7 +34,7 @@ def load_libclang() -> None:
             return
 
 
-# The operators, each named (the README's table is this one).
+# The operators, each named (docs/mutate-model.md's table is this one).
 OPERATORS = {
     "relational": "a comparison replaced by its opposite (< by >=, == by !=, ...)",
     "boundary": "a comparison moved by one (< by <=, > by >=, and back); +1 / -1 on integer + and - arithmetic",
