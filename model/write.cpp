@@ -5,6 +5,7 @@
 #include "model/tool_detail.h"
 #include "model/tool_hooks.h"
 
+#include <algorithm>
 #include <cassert>
 
 namespace deskcheck {
@@ -66,10 +67,10 @@ namespace {
 // limit: when another window had taken the front during the action and its give-back was refused
 // too, the tool cannot tell that window from here and owes the one from before.
 ForegroundEvidence watched_reconcile_wait(Tool& tool, WindowId target, WindowId front_before_action,
-                                          WindowId front_after_action) {
+                                          WindowId front_after_action, TimeMs wait_ms) {
     Desktop& desktop = tool.desktop();
     GuardConfig gc = detail::guard_config(tool.config(), tool.hooks());
-    gc.app_watch_ms = tool.config().reconcile_wait_ms;
+    gc.app_watch_ms = wait_ms;
     WindowId owed = front_after_action;
     WindowId refused_front = no_window;
     if (front_after_action != front_before_action && front_after_action != no_window &&
@@ -129,8 +130,13 @@ WriteReport write_once(Tool& tool, const WriteSpec& spec) {
     // W-4: reconcile by reading the current state, once, after a bounded wait — watched (F-3, F-4):
     // the front is the tool's business until write_once returns.
     rep.watched_wait = true;
+    // W-4, D-3: wait at least until the app's declared bound has passed since the send, so that the
+    // reconciling read can decide (bounded: never longer than the longest quiesce).
+    const TimeMs until_bound = bound ? sent_at + *bound - tool.desktop().now_ms() : 0;
+    const TimeMs wait_ms = std::min(std::max(tool.config().reconcile_wait_ms, until_bound), tool.config().quiesce_ms_max);
+    assert(wait_ms >= 0 && wait_ms <= std::max(tool.config().reconcile_wait_ms, tool.config().quiesce_ms_max));
     rep.foreground = whole_call(rep.foreground, watched_reconcile_wait(tool, spec.action.target, front_before_action,
-                                                                        front_after_action));
+                                                                        front_after_action, wait_ms));
     const WriteReading reconciled = tool.read_written(spec.verify_window, writes);
     rep.reconciled = reconciled.value;
     rep.reconciled_by_reading = true;

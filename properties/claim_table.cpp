@@ -22,45 +22,26 @@ namespace {
 
 // ---- where a tamper applies: the first report of a kind that fits -------------------------------
 
-template <class Pred, class Mut>
-bool on_step(RunResult& r, Pred fits, Mut change) {
-    for (auto& s : r.steps) {
-        if (fits(s)) {
-            change(s);
+// The first element of `reports` that `fits`, changed; false when none fits.
+template <class Reports, class Pred, class Mut>
+bool on_first(Reports& reports, Pred fits, Mut change) {
+    for (auto& r : reports) {
+        if (fits(r)) {
+            change(r);
             return true;
         }
     }
     return false;
 }
 template <class Pred, class Mut>
-bool on_batch(RunResult& r, Pred fits, Mut change) {
-    for (auto& b : r.batches) {
-        if (fits(b)) {
-            change(b);
-            return true;
-        }
-    }
-    return false;
-}
+bool on_step(RunResult& r, Pred fits, Mut change) { return on_first(r.steps, fits, change); }
 template <class Pred, class Mut>
-bool on_launch(RunResult& r, Pred fits, Mut change) {
-    for (auto& l : r.launches) {
-        if (fits(l)) {
-            change(l);
-            return true;
-        }
-    }
-    return false;
-}
+bool on_batch(RunResult& r, Pred fits, Mut change) { return on_first(r.batches, fits, change); }
+template <class Pred, class Mut>
+bool on_launch(RunResult& r, Pred fits, Mut change) { return on_first(r.launches, fits, change); }
 template <class Pred, class Mut>
 bool on_write(RunResult& r, Pred fits, Mut change) {
-    for (auto& seg : r.segments) {
-        if (seg.write && fits(*seg.write)) {
-            change(*seg.write);
-            return true;
-        }
-    }
-    return false;
+    return on_first(r.segments, [&](const Segment& seg) { return seg.write && fits(*seg.write); }, [&](Segment& seg) { change(*seg.write); });
 }
 template <class Pred, class Mut>
 bool on_boundary(RunResult& r, Pred fits, Mut change) {
@@ -114,10 +95,10 @@ const std::array rows{
              +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return ev(s).delivered; }, [](StepReport& s) { ev(s).delivered = false; }); }),
     row("Evidence", "before", K::Claim, "the readings the desktop served before the action (Snapshot)", rmgt,
              +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return ev(s).before && ev(s).before->value; }, [](StepReport& s) { ev(s).before->value = altered(*ev(s).before->value); }); },
-             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return ev(s).before && ev(s).before->value; }, [](StepReport& s) { ev(s).before.reset(); }); }, "left_out: a before reading dropped (claimed not read) while the desktop served one is not caught"),
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return ev(s).before && ev(s).before->value; }, [](StepReport& s) { ev(s).before.reset(); }); }),
     row("Evidence", "after", K::Claim, "the readings the desktop served after the action (Snapshot)", rmgt,
              +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return ev(s).after && ev(s).after->value; }, [](StepReport& s) { ev(s).after->value = altered(*ev(s).after->value); }); },
-             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return ev(s).after && ev(s).after->value; }, [](StepReport& s) { ev(s).after.reset(); }); }, "left_out: an after reading dropped (claimed not read) while the desktop served one is not caught"),
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return ev(s).after && ev(s).after->value; }, [](StepReport& s) { ev(s).after.reset(); }); }),
     row("Evidence", "changes", K::Claim, "the readings that differ between before and after", rmgt,
              +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return ev(s).before && ev(s).after && ev(s).changes.empty(); }, [](StepReport& s) { ev(s).changes.push_back("value"); }); },
              +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return !ev(s).changes.empty(); }, [](StepReport& s) { ev(s).changes.clear(); }); }),
@@ -172,12 +153,12 @@ const std::array rows{
     row("ForegroundEvidence", "waited_for_user_ms", K::Claim, "how long the tool waited for the user to pause before taking the front (F-1)", rmgt,
              +[](RunResult& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.borrowed && !f.waited_for_user_ms; }, [](ForegroundEvidence& f) { f.waited_for_user_ms = 500; }); },
              +[](RunResult& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.waited_for_user_ms.has_value(); }, [](ForegroundEvidence& f) { f.waited_for_user_ms.reset(); }); }, "left_out: a wait for the user the report leaves out is not caught (the ledger has no wait record)"),
-    row("ForegroundEvidence", "held", K::Claim, "a batch kept the front for its next steps (F-5)", rmgt,
+    row("ForegroundEvidence", "held", K::Claim, "a batch kept the front for its next steps (F-5): only in a batch, with a borrow, always when a batch step borrowed and went on", rmgt,
              +[](RunResult& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.borrowed && !f.held; }, [](ForegroundEvidence& f) { f.held = true; }); },
-             +[](RunResult& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.held; }, [](ForegroundEvidence& f) { f.held = false; }); }, "both: held is not held against the batch's later steps"),
-    row("ForegroundEvidence", "prev", K::Claim, "the window the front is to go back to (F-5)", rmgt,
+             +[](RunResult& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.held; }, [](ForegroundEvidence& f) { f.held = false; }); }),
+    row("ForegroundEvidence", "prev", K::Claim, "the window the front is to go back to (F-5): one that held the front during the call", rmgt,
              +[](RunResult& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.prev.has_value(); }, [](ForegroundEvidence& f) { *f.prev += 1; }); },
-             +[](RunResult& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.prev.has_value(); }, [](ForegroundEvidence& f) { f.prev.reset(); }); }, "both: prev is not held against the window the front was taken from"),
+             +[](RunResult& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.prev.has_value(); }, [](ForegroundEvidence& f) { f.prev.reset(); }); }),
     row("ForegroundEvidence", "changed_by", K::Claim, "a window unrelated to the target took the front and was left alone (F-4)", rmgt,
              +[](RunResult& r) { return on_front(r, [](const ForegroundEvidence& f) { return !f.changed_by; }, [](ForegroundEvidence& f) { f.changed_by = "another-window"; }); },
              +[](RunResult& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.changed_by.has_value(); }, [](ForegroundEvidence& f) { f.changed_by.reset(); }); }, "left_out: another window taking the front, left out of a step's report, is caught only through the batch (foreground_returned)"),

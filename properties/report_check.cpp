@@ -134,6 +134,23 @@ Lie after_lie(const Claim& c, const Reading& claimed) {
 
 Lie readback_lie(const Claim& c) {
     const auto& ev = c.report.result.evidence;
+    // Both ways: a reading of the element the step took is quoted, not dropped (P-1).
+    if ((!ev.before || !ev.after) && c.report.element) {
+        const auto attempt = first_attempt(c, false);
+        const auto delivered = first_attempt(c, true);
+        const auto& reads = c.truth().reads;
+        for (std::size_t i = c.timing.reads_begin; i < c.timing.reads_end && i < reads.size(); ++i) {
+            const auto& r = reads[i];
+            if (r.element != *c.report.element || r.window != c.report.request.target) continue;
+            if (!ev.before && (!attempt || r.attempts_before <= *attempt)) {
+                return c.name() + " quotes no reading before, but it read " + r.field + " of its element at " + t_at(r.at_ms) + " (P-1)";
+            }
+            if (!ev.after && delivered && r.attempts_before > *delivered) {
+                return c.name() + " quotes no reading after, but it read " + r.field + " of its element at " + t_at(r.at_ms) +
+                       " after the delivery (P-1)";
+            }
+        }
+    }
     if (ev.before) {
         for (const auto& r : readings_of(*ev.before)) {
             if (auto lie = before_lie(c, r)) return lie;
@@ -469,6 +486,22 @@ Lie step_foreground_lie(const Claim& c) {
     if (!seg.batch && !fg.retried_after_refusal && retried_after_refusal_in(c.run, step)) {
         return c.name() + " leaves out retriedAfterRefusal: a request was refused, F24 pressed and the request made again "
                           "during the step (F-1)";
+    }
+    // F-5: a hold is a batch's; a batch step the tool borrowed for keeps it (unless it failed: then
+    // it gave back), and says whom it owes the front to — a window that held the front in the call.
+    if (fg.held && !seg.batch) return c.name() + " reports the foreground held, outside a batch (F-5)";
+    if (fg.held && !fg.borrowed) return c.name() + " reports the foreground held without a borrow (F-5)";
+    if (seg.batch && fg.borrowed && fg.by == "tool" && !fg.held && c.report.result.ok) {
+        return c.name() + " leaves out that the batch holds the front it borrowed for its next steps (F-5)";
+    }
+    if (fg.held && !fg.prev) return c.name() + " holds the front without saying whom it goes back to (F-5)";
+    if (fg.prev) {
+        const auto& ch = c.run.truth().foreground_changes;
+        bool was_front = *fg.prev == seg.foreground_before;
+        for (std::size_t i = seg.changes_begin; i < t.changes_end && i < ch.size() && !was_front; ++i) {
+            was_front = ch[i].from == *fg.prev || ch[i].to == *fg.prev;
+        }
+        if (!was_front) return c.name() + " owes the front to " + w_name(*fg.prev) + ", which never held it during the call (F-5)";
     }
     // A held borrow (F-5) may date from an earlier step of the batch; an own borrow is in the step.
     const bool own = !fg.held && !seg.batch;

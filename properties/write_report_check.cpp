@@ -30,15 +30,6 @@ std::pair<const sim::Control*, WindowId> control_of(const sim::Scenario& s, std:
     return {nullptr, no_window};
 }
 
-std::string_view outcome_name(WriteOutcome o) {
-    switch (o) {
-        case WriteOutcome::Done: return "done";
-        case WriteOutcome::NotDone: return "not_done";
-        case WriteOutcome::Unknown: return "unknown";
-    }
-    return "?";
-}
-
 struct Facts {
     std::uint32_t step = 0;
     WindowId window = no_window;
@@ -137,7 +128,7 @@ ClaimJudgement write_report_claims(const sim::Scenario& scenario, const RunResul
         return {who + " answers for the action otherwise than the step's own report (P-1)", std::nullopt};
     }
     if (w.escalate != (w.outcome == WriteOutcome::Unknown)) {
-        return {who + (w.escalate ? " asks a person although it says " + std::string(outcome_name(w.outcome))
+        return {who + (w.escalate ? " asks a person although it says " + std::string(to_string(w.outcome))
                                   : " says unknown without asking a person (W-4: stop, escalate)"),
                 std::nullopt};
     }

@@ -9,7 +9,6 @@ so that the test of this test can show it fails.
 usage: claim_fields.py --deskcheck BIN [--root DIR] [--pretend-field Type.name]...
 """
 import argparse
-import glob
 import json
 import os
 import subprocess
@@ -17,14 +16,8 @@ import sys
 
 import clang.cindex as ci
 
-
-def load_libclang() -> None:
-    for pattern in ("/usr/lib/llvm-14/lib/libclang-14.so*", "/usr/lib/llvm-*/lib/libclang.so*",
-                    "/usr/lib/x86_64-linux-gnu/libclang-*.so*"):
-        found = sorted(glob.glob(pattern))
-        if found:
-            ci.Config.set_library_file(found[0])
-            return
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mutate_model.schemata import load_libclang  # noqa: E402  (one way to find libclang)
 
 
 def report_fields(root: str, types: set) -> dict:
