@@ -162,11 +162,12 @@ std::optional<std::string> not_the_tools_fault(const sim::Scenario& scenario, co
         return std::string("another actor wrote what the dependency writes meanwhile (W-5)");
     }
     // S-7: an earlier step's effect that landed beyond its app's declared latency bound,
-    // after the tool had waited for it, can make the reading before look like no write yet.
+    // after the tool had waited for it (a rule set that settles: its stated promise, as data), can
+    // make the reading before look like no write yet.
     const auto overrun = std::find_if(truth.effects.begin(), truth.effects.end(), [&](const sim::Effect& e) {
         return e.overrun && e.at_ms <= t && e.step != static_cast<std::int32_t>(d) && (!w.element || e.element == *w.element);
     });
-    if (overrun != truth.effects.end() && run.rules == "current") {
+    if (overrun != truth.effects.end() && run.rules_settle) {
         return std::string("an earlier effect on what the dependency writes landed beyond its app's declared latency bound (S-7)");
     }
     // S-7: step d's own effect overran its app's declared bound (it would have landed before
@@ -181,7 +182,7 @@ std::optional<std::string> not_the_tools_fault(const sim::Scenario& scenario, co
         return e.by == "tool" && e.step != static_cast<std::int32_t>(d) && e.at_ms <= t && (!w.element || e.element == *w.element) &&
                (w.kinds.empty() || std::find(w.kinds.begin(), w.kinds.end(), e.kind) != w.kinds.end());
     });
-    if (own_overrun && stand_in && run.rules == "current") {
+    if (own_overrun && stand_in && run.rules_settle) {
         return std::string(
             "the dependency's own effect overran its app's declared latency bound (S-7) and another step's identical write stood in for it");
     }

@@ -547,7 +547,13 @@ CheckResult foreground_returned(const sim::Scenario& scenario, const RunResult& 
         }
         if (seg.batch) {
             const std::uint32_t borrows = borrows_in(run, scenario, seg, seg.changes_end);
-            if (borrows > 1 && !someone_else) {
+            // Any move by someone else during the call allows another borrow, also one that F-3
+            // leaves open (the user bringing back a window the tool once delivered to looks like
+            // that app's grab, and the tool may take it for F-4's "another window").
+            const bool moved_by_others = std::any_of(changes.begin() + static_cast<std::ptrdiff_t>(std::min(seg.changes_begin, changes.size())),
+                                                     changes.begin() + static_cast<std::ptrdiff_t>(std::min(seg.changes_end, changes.size())),
+                                                     [](const sim::ForegroundChange& c) { return c.by != "tool"; });
+            if (borrows > 1 && !someone_else && !moved_by_others) {
                 return CheckResult::violated("foreground_returned", step,
                                              "the batch took the foreground from another window " + std::to_string(borrows) +
                                                  " times with nobody else moving it in between (F-5)");

@@ -266,6 +266,7 @@ public:
         sim::Sim& desk = *out_.sim;
         const RuleSet& rules = options_.rules != nullptr ? *options_.rules : rules_for(scenario_);
         out_.rules = std::string(rules.name);
+        out_.rules_settle = rules.settles;
         out_.config = with_mutation(options_.tool, options_.mutation);
         out_.batch_mode = scenario_.batch;
         out_.foreground_at_start = desk.foreground();

@@ -103,7 +103,10 @@ struct Segment {
 };
 
 struct RunResult {
-    std::string rules;                       // the rule set's name
+    std::string rules;                       // the rule set's name (for people: no check decides by it)
+    // The rule set's stated promise, as data the checks read (D-3): it waits until the app's
+    // declared bound has passed before it decides, rather than trusting one immediate read.
+    bool rules_settle = false;
     ToolConfig config;                       // the tool's configuration in this run (checks read its bounds here)
     bool batch_mode = true;
     std::vector<Request> requests;           // index = scenario step (launch steps: kind Observe, unused)

@@ -158,7 +158,10 @@ ClaimJudgement write_report_claims(const sim::Scenario& scenario, const RunResul
         }
         case WriteOutcome::Unknown: break;
     }
-    // Unknown: a missing claim when the evidence the tool had decided it.
+    // Unknown: a missing claim when the evidence the tool had decided it. Its evidence ends with its
+    // last reading: a reconciling read that reached nothing (the feed was gone: no read in the
+    // ledger, quoted unreadable) leaves it with nothing readable to decide on.
+    if (w.reconciled_by_reading && !third_read) return {};
     if (stale || !clean(last) || !clean(read_at(0)) || other_writer(truth, f, from, last->at_ms)) return {};
     if (f.landed != nullptr && f.landed->at_ms <= last->at_ms) {
         return {who + " says unknown, but its last read at " + t_at(last->at_ms) + " (" + shown(last->returned) +
@@ -168,8 +171,9 @@ ClaimJudgement write_report_claims(const sim::Scenario& scenario, const RunResul
     const TimeMs bound = run.sim->latency_bound_ms(f.window) + run.sim->feed_latency_ms(f.window);
     // S-7: an effect of the delivery overran the app's declared bound: the read past the bound is no
     // evidence of a not_done.
+    // W-2: a keyed repeat the app ignored stands for the write its key first made: no not_done either.
     const bool overran = std::any_of(truth.effects.begin(), truth.effects.end(), [&](const sim::Effect& e) {
-        return e.overrun && e.step == static_cast<std::int32_t>(f.step) && e.delivered_at_ms &&
+        return (e.overrun || e.kind == sim::EffectKind::RepeatIgnored) && e.step == static_cast<std::int32_t>(f.step) && e.delivered_at_ms &&
                std::find(f.delivered.begin(), f.delivered.end(), *e.delivered_at_ms) != f.delivered.end();
     });
     if (f.landed == nullptr && !overran && !f.delivered.empty() && last->at_ms >= f.delivered.front() + bound) {
