@@ -12,7 +12,6 @@
 namespace deskcheck::props {
 namespace {
 
-std::string w_name(WindowId w) { return "w" + std::to_string(w); }
 std::string error_name(const std::optional<Error>& e) { return e ? std::string(to_string(e->kind)) : "no error"; }
 
 }  // namespace

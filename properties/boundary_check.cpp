@@ -8,21 +8,12 @@
 #include <string>
 
 #include "properties/checks.h"
+#include "properties/promise.h"
 
 namespace deskcheck::props {
 namespace {
 
 constexpr std::string_view name = "dependent_step_only_after_observed";
-
-const sim::Control* control_of(const sim::Scenario& s, std::optional<ElementId> id) {
-    if (!id) return nullptr;
-    for (const auto& w : s.windows) {
-        for (const auto& c : w.controls) {
-            if (c.id == *id) return &c;
-        }
-    }
-    return nullptr;
-}
 
 // The effect kinds that show a step's write landed (from the scenario alone); empty: any effect of it.
 struct Written {
@@ -33,7 +24,7 @@ struct Written {
 
 Written written_by(const sim::Scenario& s, const sim::Step& step) {
     Written w;
-    const sim::Control* c = control_of(s, step.control);
+    const sim::Control* c = control_anywhere(s, step.control).control;
     if (step.kind == sim::StepKind::Click && c != nullptr &&
         (c->kind == sim::ControlKind::PostButton || c->kind == sim::ControlKind::SubmitButton)) {
         if (c->feed != 0) {

@@ -7,9 +7,17 @@
 #include <string>
 
 #include "properties/run.h"
+#include "sim/kept.h"
 #include "sim/scenario.h"
+#include "sim/trace.h"
 
 namespace deskcheck::props {
+
+// How the checks print times, windows and readings in their explanations.
+inline std::string t_at(TimeMs t) { return "t=" + std::to_string(t); }
+inline std::string w_name(WindowId w) { return "w" + std::to_string(w); }
+inline std::string shown(const std::optional<std::string>& v) { return v ? sim::shown_text(*v) : "(unreadable)"; }
+inline std::string shown(const std::optional<sim::Kept>& v) { return v ? v->shown() : "(unreadable)"; }
 
 struct ClaimJudgement {
     std::optional<std::string> lie;           // a wrong or a missing claim: a violation

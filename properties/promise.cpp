@@ -24,6 +24,16 @@ const sim::Control* control_in(const sim::Scenario& s, WindowId w, ElementId id)
     return nullptr;
 }
 
+HeldControl control_anywhere(const sim::Scenario& s, std::optional<ElementId> id) {
+    if (!id) return {};
+    for (const auto& window : s.windows) {
+        for (const auto& c : window.controls) {
+            if (c.id == *id) return {&c, window.id};
+        }
+    }
+    return {};
+}
+
 std::optional<sim::EffectKind> promised_effect(const sim::Scenario& s, const sim::Step& step) {
     using sim::ControlKind;
     using sim::EffectKind;

@@ -14,6 +14,14 @@ namespace deskcheck::props {
 // The scenario's control `id` in window `w`, or nullptr.
 const sim::Control* control_in(const sim::Scenario& s, WindowId w, ElementId id);
 
+// The scenario's control `id` in whichever window holds it, and that window ({nullptr, no_window}
+// when none does, or without an id). A step may name another window than the control's (E-3).
+struct HeldControl {
+    const sim::Control* control = nullptr;
+    WindowId window = no_window;
+};
+HeldControl control_anywhere(const sim::Scenario& s, std::optional<ElementId> id);
+
 // The effect on its element that the step promises: typing into an edit box changes its value,
 // Ctrl+A on it changes the selection, a click on a toggle / expander / list item flips or selects
 // it. Nothing for anything else (plain buttons, other hotkeys, clicks by coordinates).

@@ -43,10 +43,6 @@ struct Claim {
     std::string name() const { return "step " + std::to_string(report.index); }
 };
 
-std::string t_at(TimeMs t) { return "t=" + std::to_string(t); }
-std::string w_name(WindowId w) { return "w" + std::to_string(w); }
-std::string shown(const std::optional<std::string>& v) { return v ? sim::shown_text(*v) : "(unreadable)"; }
-std::string shown(const std::optional<sim::Kept>& v) { return v ? v->shown() : "(unreadable)"; }
 
 // The reading as the sim prints it into Read::returned (sim/sim_reads.cpp).
 std::optional<std::string> printed(const std::optional<std::string>& v) { return v; }

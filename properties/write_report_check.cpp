@@ -11,24 +11,10 @@
 #include <vector>
 
 #include "properties/claim_checks.h"
+#include "properties/promise.h"
 
 namespace deskcheck::props {
 namespace {
-
-std::string t_at(TimeMs t) { return "t=" + std::to_string(t); }
-std::string shown(const std::optional<std::string>& v) { return v ? sim::shown_text(*v) : "(unreadable)"; }
-std::string shown(const std::optional<sim::Kept>& v) { return v ? v->shown() : "(unreadable)"; }
-
-// The control and the window that holds it (a step may name another window: E-3).
-std::pair<const sim::Control*, WindowId> control_of(const sim::Scenario& s, std::optional<ElementId> id) {
-    if (!id) return {nullptr, no_window};
-    for (const auto& w : s.windows) {
-        for (const auto& c : w.controls) {
-            if (c.id == *id) return {&c, w.id};
-        }
-    }
-    return {nullptr, no_window};
-}
 
 struct Facts {
     std::uint32_t step = 0;
@@ -72,7 +58,7 @@ ClaimJudgement write_report_claims(const sim::Scenario& scenario, const RunResul
     const StepReport& report = run.steps[ri];
     if (report.index >= scenario.steps.size() || ri >= run.timings.size()) return {};
     const sim::Step& st = scenario.steps[report.index];
-    const auto [c, holder] = control_of(scenario, st.control);
+    const auto [c, holder] = control_anywhere(scenario, st.control);
     if (c == nullptr || c->feed == 0) return {};  // write_once is sent for posts and submits only
     const auto& truth = run.truth();
     const std::string who = "step " + std::to_string(report.index) + "'s write report";
