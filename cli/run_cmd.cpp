@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -102,13 +103,15 @@ void print_campaign_text(const props::CampaignResult& r, std::ostream& out) {
 }
 
 std::string run_help() {
-    return "usage: deskcheck run [--seed S] [--cases N] [--rules published|current] [--property P] [--json]\n"
-           "                     [--out DIR] [--no-shrink] [--mutation M] [--first-violation] [--digests FILE]\n"
+    return "usage: deskcheck run [--seed S] [--cases N] [--first-case K] [--rules published|current] [--property P]\n"
+           "                     [--json] [--out DIR] [--no-shrink] [--mutation M] [--first-violation] [--digests FILE]\n"
            "generates N scenarios (default 200, 1.." + std::to_string(cases_max) + ") from seed S (default 1), runs the\n"
            "tool on each, judges every property, shrinks and writes each counterexample to DIR (default:\n"
            "counterexamples/) with its timeline page next to it (the same name, .html; see deskcheck replay\n"
            "--html) and prints its replay command. A counterexample found under --mutation names\n"
            "the mutation in its header, so `deskcheck replay FILE` puts it back by itself.\n"
+           "--first-case K: run the cases K .. K+N-1 of seed S (default 0): any slice of a long campaign alone,\n"
+           "  the same cases as in the whole (mutate-model runs a mutant from the first case that reaches it).\n"
            "--first-violation: stop after the case of the first violation (what mutate-model needs).\n"
            "--digests FILE: runs with the trace on and writes one line per case to FILE:\n"
            "  `INDEX CASE_SEED DIGEST JUDGED` (DIGEST: FNV-1a of the trace and the report, 16 hex digits;\n"
@@ -160,7 +163,7 @@ void print_counterexamples(const props::CampaignResult& r, const std::vector<std
 
 int cmd_run(const Argv& argv) {
     Args args("run", argv, {"--json", "--help", "--no-shrink", "--first-violation"},
-              {"--seed", "--cases", "--rules", "--property", "--out", "--mutation", "--digests"});
+              {"--seed", "--cases", "--first-case", "--rules", "--property", "--out", "--mutation", "--digests"});
     if (args.flag("--help")) {
         std::cout << run_help();
         return exit_ok;
@@ -172,6 +175,7 @@ int cmd_run(const Argv& argv) {
     const auto seed = args.number("--seed");
     const auto cases = args.number("--cases");
     if (cases && (*cases == 0 || *cases > cases_max)) args.fail("--cases must lie in 1.." + std::to_string(cases_max));
+    const auto first_case = args.number("--first-case", 0, std::numeric_limits<std::uint32_t>::max() - cases_max);
     if (const auto p = args.option("--property")) {
         if (props::find_check(*p) == nullptr) {
             args.fail("unknown property '" + printable(*p, 60) + "' (expected one of: " + property_list() + ")");
@@ -187,6 +191,7 @@ int cmd_run(const Argv& argv) {
     }
     o.seed = seed.value_or(1);
     o.cases = static_cast<std::uint32_t>(cases.value_or(200));
+    o.first_case = static_cast<std::uint32_t>(first_case.value_or(0));
     o.rules = rules;
     o.tool = ro.tool;
     o.mutation = ro.mutation;
@@ -197,7 +202,8 @@ int cmd_run(const Argv& argv) {
     const bool json = args.flag("--json");
     install_interrupt_handlers();
     o.stop = [] { return interrupted(); };
-    std::cerr << "deskcheck run: seed=" << o.seed << " cases=" << o.cases << " rules=" << o.rules
+    std::cerr << "deskcheck run: seed=" << o.seed << " cases=" << o.cases
+              << (o.first_case != 0 ? " first_case=" + std::to_string(o.first_case) : std::string()) << " rules=" << o.rules
               << " mutation=" << to_string(o.mutation) << " agent_retries=on"
               << " build{windows<=" << o.build.windows_max << " controls<=" << o.build.controls_max
               << " steps<=" << o.build.steps_max << " swarm_faults user hostile_events}" << std::endl;

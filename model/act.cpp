@@ -42,6 +42,7 @@ struct Tool::Step {
     std::vector<WindowId> acted_before;   // windows the batch delivered to before this step
     bool tool_moved_front = false;        // the tool itself moved the front during this step
     bool moved_before_borrow = false;     // someone else moved the front before this step borrowed
+    bool moved_while_pre_checks = false;  // someone else's window came to the front while the pre-checks waited
     // resolve
     std::optional<WindowInfo> window;
     detail::Target target;
@@ -267,7 +268,7 @@ void Tool::run_phases(Step& s) {
 // The step ends on an error (nothing more is delivered). F-4: a move of the front this step did not
 // make is reported.
 void Tool::step_failed(Step& s, Error e) {
-    const bool moved = moved_by_another(s.moved_before_borrow, s.tool_moved_front, s.front_at_start, desktop_.foreground());
+    const bool moved = moved_by_another(s.moved_before_borrow || s.moved_while_pre_checks, s.tool_moved_front, s.front_at_start, desktop_.foreground());
     if (moved && !s.ev.foreground.changed_by) s.ev.foreground.changed_by = "another-window";
     s.report.result = adapt(helper_error(std::move(e), std::move(s.ev)));
     assert(!s.report.result.ok);
@@ -277,7 +278,7 @@ void Tool::step_failed(Step& s, Error e) {
 // Observe: the before-read is the whole answer (B-3 observation as a step).
 void Tool::step_observed(Step& s) {
     s.ev.after = s.before;
-    const bool moved = moved_by_another(s.moved_before_borrow, s.tool_moved_front, s.front_at_start, desktop_.foreground());
+    const bool moved = moved_by_another(s.moved_before_borrow || s.moved_while_pre_checks, s.tool_moved_front, s.front_at_start, desktop_.foreground());
     if (moved && !s.ev.foreground.changed_by) s.ev.foreground.changed_by = "another-window";  // F-4
     s.report.result = adapt(helper_result(Verdict::Unknown, std::move(s.ev)));
 }
@@ -360,7 +361,11 @@ std::optional<Error> Tool::step_pre_checks(Step& s) {
     // The tool moves nothing while it waits: a front that changed meanwhile is someone else's move.
     if (s.hold != nullptr && desktop_.foreground() != s.front_at_start && !s.tool_moved_front) {
         mark(Mark::front_moved_while_pre_checks_waited);
-        decide_front_owner(s, desktop_.foreground());
+        const WindowId front = desktop_.foreground();
+        decide_front_owner(s, front);
+        // F-4: the tool saw it, so the step reports it, whatever the front does later in the step
+        // (the user may bring the target back before the delivery: the owner stays the other window).
+        s.moved_while_pre_checks = front_window(s, front, s.acted_before, need_batch).outsider();
     }
     // W-4: `before = read` of what the step declares it writes, once earlier effects have landed.
     if (r.writes) s.report.write_before = read_written(r.target, *r.writes);
@@ -577,7 +582,7 @@ void Tool::step_give_back(Step& s) {
         const std::vector<WindowId> acted = hold != nullptr ? hold->acted : std::vector<WindowId>{};
         s.ev.foreground = watch_after_background_action(desktop_, s.request.target, owed, gc, acted);
     }
-    if ((s.moved_before_borrow || s.moved_before_delivery) && !s.ev.foreground.changed_by) {
+    if ((s.moved_before_borrow || s.moved_before_delivery || s.moved_while_pre_checks) && !s.ev.foreground.changed_by) {
         s.ev.foreground.changed_by = "another-window";
     }
     if (hold == nullptr) return;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cassert>
+#include <limits>
 #include <set>
 
 #include "model/marks.h"
@@ -144,7 +145,9 @@ CampaignResult run_campaign(const CampaignOptions& o) {
     std::map<std::string, std::uint32_t> found;
     std::array<std::uint64_t, mark_count> marks_before{};
     for (std::size_t m = 0; m < mark_count; ++m) marks_before[m] = marks::hits(static_cast<Mark>(m));
-    for (std::uint32_t i = 0; i < o.cases; ++i) {
+    assert(o.first_case <= std::numeric_limits<std::uint32_t>::max() - o.cases);
+    for (std::uint32_t n = 0; n < o.cases; ++n) {
+        const std::uint32_t i = o.first_case + n;
         if (o.stop && o.stop()) {
             out.stopped = true;
             break;
@@ -199,7 +202,7 @@ CampaignResult run_campaign(const CampaignOptions& o) {
             out.counterexamples.push_back(std::move(c));
         }
         if (o.digests) out.digests.push_back(digest);
-        if (o.progress) o.progress(i + 1, o.cases);
+        if (o.progress) o.progress(n + 1, o.cases);
         if (violated_here && o.stop_at_first_violation) break;
     }
     if (marks::enabled) {

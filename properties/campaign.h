@@ -22,6 +22,9 @@ namespace deskcheck::props {
 struct CampaignOptions {
     std::uint64_t seed = 1;
     std::uint32_t cases = 200;
+    // The index of the first case: a campaign is the cases first_case .. first_case + cases - 1 of
+    // its seed (case_seed), so any slice of a long campaign runs alone and reproduces the same cases.
+    std::uint32_t first_case = 0;
     std::string rules = "current";               // the rule set the tool uses
     std::vector<std::string> properties;         // empty: every check
     ToolConfig tool;

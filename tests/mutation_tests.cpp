@@ -210,6 +210,31 @@ BOOST_AUTO_TEST_CASE(V1_mutate_rules_a_known_debt_of_published_does_not_kill) {
     BOOST_TEST(with_violations > 0u);
 }
 
+BOOST_AUTO_TEST_CASE(S1_a_slice_of_a_campaign_runs_the_same_cases_as_the_whole) {
+    // mutate-model runs a mutant from the first case that reaches it (--first-case): the slice must
+    // be those very cases, judged the same, or a kill there would not be one of the campaign's.
+    CampaignOptions whole = small_campaign(40);
+    whole.digests = true;
+    CampaignOptions slice = whole;
+    slice.first_case = 25;
+    slice.cases = 15;
+    const CampaignResult w = run_campaign(whole);
+    const CampaignResult s = run_campaign(slice);
+    BOOST_TEST_REQUIRE(w.digests.size() == 40u);
+    BOOST_TEST_REQUIRE(s.digests.size() == 15u);
+    for (std::size_t k = 0; k < s.digests.size(); ++k) {
+        const CaseDigest& a = w.digests[25 + k];
+        const CaseDigest& b = s.digests[k];
+        BOOST_TEST(a.index == b.index);
+        BOOST_TEST(a.case_seed == b.case_seed);
+        BOOST_TEST(a.digest == b.digest);
+        BOOST_TEST(a.judged == b.judged);
+    }
+    // And a slice is not the campaign's start: its first case differs from case 0.
+    BOOST_TEST(s.digests.front().case_seed != w.digests.front().case_seed);
+    BOOST_TEST(s.cases == 15u);
+}
+
 BOOST_AUTO_TEST_CASE(V1_mutate_rules_exit_codes_through_the_binary) {
     // unverifiable's mutations: to-Confirmed and to-Absent must be killed, remove/negate equivalent.
     const Command killed = run_deskcheck("mutate-rules --rules current --row unverifiable --cases 300 --no-shrink --out build/mutate-rules-test");
