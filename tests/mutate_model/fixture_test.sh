@@ -32,6 +32,10 @@ if r["mutants"] < 20:
 killed = {k["key"] for k in r["killed"]}
 if not any(k.startswith("lib.cpp::clamp_to::relational::v < lo=>v >= lo") for k in killed):
     fail(f"the relational mutant of clamp_to was not killed: {sorted(killed)}")
+# The condition's negation and the comparison share one range: both switches must be written
+# (one nested in the other), or the negation could only ever be "not reached".
+if not any(k.startswith("lib.cpp::clamp_to::negated_condition::v < lo") for k in killed):
+    fail(f"the negated condition of clamp_to (same range as its comparison) was not killed: {sorted(killed)}")
 if not any(k.startswith("lib.cpp::verdict_of::return_value") for k in killed):
     fail("no return_value mutant of verdict_of was killed")
 planted = [s for s in r["survivors"] if s["function"] == "planted_survivor"]

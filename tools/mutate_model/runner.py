@@ -5,12 +5,15 @@ Stages (each printed on stderr with its time):
   2. schemata  a copy of the tree (WORK/tree) in which each point is guarded by ::dc_mutant(N)
   3. build     one build of the copy; a mutant that does not compile is taken out and the build
                redone (reported as not compiled, never counted)
-  4. baseline  the commands on the unmutated copy: must pass; records which points the commands
-               reach, the time each takes, and the per-case digests (trace + report) for step 6
-  5. mutants   each reached mutant (or a --sample of them) runs the commands in order with a fresh
-               seed, stopping at the first kill: a property violated or given up (exit 1), a
-               crash, or a run past its time budget. The golden trace hashes are not run.
-  6. survivors run again with --digests: identical on every case to the baseline -> "equivalent?"
+  4. baseline  the commands on the unmutated copy: must pass; each rule set's campaign runs in
+               slices of --cases up to --reach-cases, and each slice records which points it
+               reaches (so a rarely reached point is run on the cases that reach it), with the time
+  5. mutants   each reached mutant (or a --sample of them) runs the slices that reach it (the first
+               --slices of each rule set) and the R0 campaign when that reaches it, stopping at the
+               first kill: a property violated or given up (exit 1), a crash, or a run past its
+               time budget. The golden trace hashes are not run.
+  6. survivors run again with --digests: identical on every case to the baseline's digests of the
+               same slices (made when first needed) -> "equivalent?"
                (never counted killed); otherwise the first case whose trace differs, and whether
                any property judged that case.
 """
@@ -161,7 +164,11 @@ class Commands:
         self.root = root
         self.r0_fixtures = r0_fixtures
 
-    def for_file(self, rel: str, seed: int, digests_dir: Optional[str] = None) -> List[Tuple[str, List[str]]]:
+    def for_file(self, rel: str, seed: int, digests_dir: Optional[str] = None,
+                 runs: Optional[Dict[str, List[int]]] = None, r0: bool = True) -> List[Tuple[str, List[str]]]:
+        """The commands a mutant of `rel` runs, in order. For model/ files, `runs` names the slices of
+        each rule set's campaign (their first cases; default: the first slice of each) and `r0`
+        whether the R0 campaign runs too."""
         a = self.args
         if a.test_cmd:
             return [("test", ["sh", "-c", a.test_cmd])]
@@ -183,17 +190,34 @@ class Commands:
             first = {"host/journal_read.cpp": "r0 --crash", "host/process_group.cpp": "r0 --adapter-cmd serve"}.get(rel)
             cmds.sort(key=lambda c: (c[0] != first, c[0] == "r0 --crash"))
             return cmds
-        for rules in ("current", "published"):
-            argv = [self.binary, "run", "--rules", rules, "--cases", str(a.cases), "--seed", str(seed), "--no-shrink",
-                    "--json", "--out", "{tmp}"]
-            if digests_dir:
-                argv += ["--digests", os.path.join(digests_dir, f"{rules}.txt")]
-            else:
-                argv += ["--first-violation"]
-            cmds.append((f"run --rules {rules}", argv))
-        cmds.append(("r0 campaign", [self.binary, "r0", "campaign", "--cases", str(a.r0_cases), "--seed", str(seed),
-                                     "--json"]))
+        if runs is None:
+            runs = {rules: [0] for rules in RULE_SETS}
+        for rules in RULE_SETS:
+            for start in runs.get(rules, []):
+                argv = [self.binary, "run", "--rules", rules, "--cases", str(a.cases), "--first-case", str(start),
+                        "--seed", str(seed), "--no-shrink", "--json", "--out", "{tmp}"]
+                if digests_dir:
+                    argv += ["--digests", os.path.join(digests_dir, f"{rules}-{start}.txt")]
+                else:
+                    argv += ["--first-violation"]
+                cmds.append((slice_name(rules, start), argv))
+        if r0:
+            cmds.append(("r0 campaign", [self.binary, "r0", "campaign", "--cases", str(a.r0_cases), "--seed", str(seed),
+                                         "--json"]))
         return cmds
+
+
+RULE_SETS = ("current", "published")
+
+
+def slice_name(rules: str, start: int) -> str:
+    return f"run --rules {rules} --first-case {start}"
+
+
+def time_key(kind: str, name: str) -> Tuple[str, str]:
+    """The baseline time a command is budgeted by: every slice of a rule set's campaign shares one
+    (the slowest slice's)."""
+    return kind, re.sub(r" --first-case \d+$", "", name)
 
 
 def killed_by(name: str, proc: subprocess.CompletedProcess) -> str:
@@ -295,7 +319,12 @@ def main(argv: List[str]) -> int:
     p.add_argument("--jobs", type=int, default=2, help="mutants run at once (default 2)")
     p.add_argument("--sample", type=int, default=0, metavar="N", help="run N mutants drawn with --seed (0: all)")
     p.add_argument("--seed", type=int, default=1, help="the campaigns' seed and the sample's (default 1)")
-    p.add_argument("--cases", type=int, default=2000, help="cases per rule-set campaign (default 2000)")
+    p.add_argument("--cases", type=int, default=2000, help="cases of a slice of a rule set's campaign: what a mutant "
+                   "runs per slice (default 2000)")
+    p.add_argument("--reach-cases", type=int, default=50000, metavar="N", help="the baseline runs each rule set's "
+                   "campaign up to N cases, slice by slice, to find which slices reach each point (default 50000)")
+    p.add_argument("--slices", type=int, default=1, metavar="K", help="a mutant runs the first K slices of each rule "
+                   "set that reach it (default 1)")
     p.add_argument("--r0-cases", type=int, default=1000, help="cases of the R0 campaign (default 1000)")
     p.add_argument("--r0-generated", type=int, default=0, help="generated R0 fixtures for host/ mutants (default 0)")
     p.add_argument("--r0-fixtures", default="01-write-into-new-folder.json,"
@@ -333,8 +362,8 @@ def main(argv: List[str]) -> int:
     cfg = load_config(root)
     skip_functions = [e["function"] for e in cfg.get("functions", [])]
     skip_calls = [e["call"] for e in cfg.get("calls", [])]
-    if a.jobs < 1 or a.cases < 1 or a.sample < 0:
-        p.error("--jobs and --cases must be at least 1, --sample at least 0")
+    if a.jobs < 1 or a.cases < 1 or a.sample < 0 or a.slices < 1 or a.reach_cases < 0:
+        p.error("--jobs, --cases and --slices must be at least 1, --sample and --reach-cases at least 0")
 
     # 1. points
     t0 = time.monotonic()
@@ -392,6 +421,13 @@ def main(argv: List[str]) -> int:
 
     for rel in by_file:
         write_file(rel)
+        lost = sc.mutants_not_written(by_file[rel], disabled[rel], spans[rel])
+        if lost:
+            # A mutant with no switch in the copy could only ever be "not reached": that is a bug of
+            # the schemata, not a weakness of the checks.
+            log(f"{rel}: {len(lost)} mutants have no switch in the written copy (first: #{lost[0].id} "
+                f"{lost[0].operator} at line {lost[0].line}: {' '.join(lost[0].original.split())[:60]})")
+            return 2
     # The runtime joins the model library of the copy (only the copy).
     cm = os.path.join(tree, "model", "CMakeLists.txt") if not a.test_cmd else None
     if cm and os.path.exists(cm):
@@ -472,35 +508,89 @@ def main(argv: List[str]) -> int:
             shutil.copyfile(src, os.path.join(r0_fixtures, name))
     commands = Commands(a, binary, root, r0_fixtures)
     base_env = dict(os.environ, DESKCHECK_MUTANT="0", DESKCHECK_BINARY=binary)
-    reached_file = os.path.join(work, "reached.txt")
-    if os.path.exists(reached_file):
-        os.unlink(reached_file)
-    baseline_time: Dict[str, float] = {}
-    baseline_out: Dict[str, str] = {}
+    reached_dir = os.path.join(work, "reached")
+    shutil.rmtree(reached_dir, ignore_errors=True)
+    os.makedirs(reached_dir)
+    baseline_time: Dict[Tuple[str, str], float] = {}
+    baseline_out: Dict[Tuple[str, str], str] = {}
     base_dig = os.path.join(work, "baseline-digests")
-    os.makedirs(base_dig, exist_ok=True)
+    shutil.rmtree(base_dig, ignore_errors=True)
+    os.makedirs(base_dig)
     kinds = sorted({"host" if m.file.startswith("host/") else "model" for m in mutants})
-    t0 = time.monotonic()
+    # The reach: each rule set's campaign in slices of --cases up to --reach-cases, each slice a
+    # process of its own with its own reached file, so that a mutant runs the slices that reach it
+    # (a point that 1 case in 10,000 reaches is run on that case, not reported "not reached").
+    reach = max(a.reach_cases, a.cases)
+    starts = list(range(0, reach, a.cases))
+    baseline_cmds: List[Tuple[str, str, List[str]]] = []
     for kind in kinds:
         rel = "host/x.cpp" if kind == "host" else "model/x.cpp"
-        for name, argv in commands.for_file(rel, a.seed) + (
-                [] if a.test_cmd or kind == "host" or a.no_equivalence else
-                [(n + " digests", c) for n, c in commands.for_file(rel, a.seed, base_dig) if n.startswith("run")]):
-            env = dict(base_env, DESKCHECK_MUTANT_REACHED=reached_file)
-            proc, secs = run_one(argv, env, 3600, root)
-            if proc is None or proc.returncode != 0:
-                log(f"the unmutated copy fails its own command ({name}): exit "
-                    f"{'timeout' if proc is None else proc.returncode}\n" + ("" if proc is None else proc.stderr[-2000:]))
-                return 2
-            baseline_time[(kind, name)] = secs
+        runs = {rules: starts for rules in RULE_SETS}
+        for name, argv in commands.for_file(rel, a.seed, runs=runs):
+            baseline_cmds.append((kind, name, argv))
+    t0 = time.monotonic()
+    failures: List[str] = []
+
+    def run_baseline(item) -> Tuple[str, str, set]:
+        kind, name, argv = item
+        file = os.path.join(reached_dir, re.sub(r"[^A-Za-z0-9]+", "-", f"{kind} {name}").strip("-") + ".txt")
+        proc, secs = run_one(argv, dict(base_env, DESKCHECK_MUTANT_REACHED=file), 3600, root)
+        if proc is None or proc.returncode != 0:
+            failures.append(f"{name}: exit {'timeout' if proc is None else proc.returncode}\n" +
+                            ("" if proc is None else proc.stderr[-2000:]))
+            return kind, name, set()
+        key = time_key(kind, name)
+        with lock:
+            baseline_time[key] = max(baseline_time.get(key, 0.0), secs)
             baseline_out[(kind, name)] = stable_output(proc.stdout)
-    reached = set()
-    if os.path.exists(reached_file):
-        with open(reached_file) as f:
-            reached = {int(x) for x in f.read().split()}
+        got = set()
+        if os.path.exists(file):
+            with open(file) as f:
+                got = {int(x) for x in f.read().split()}
+        return kind, name, got
+
+    lock = threading.Lock()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
+        reached_by = list(pool.map(run_baseline, baseline_cmds))
+    if failures:
+        log("the unmutated copy fails its own command: " + failures[0])
+        return 2
+    # Per point: the slices of each rule set that reach it (first cases, in order), and whether the
+    # R0 campaign or a host/ command does.
+    slices_of: Dict[int, Dict[str, List[int]]] = {}
+    other_reach: Dict[int, bool] = {}
+    for kind, name, got in reached_by:
+        mm = re.match(r"run --rules (\S+) --first-case (\d+)$", name)
+        for mid in got:
+            if mm:
+                slices_of.setdefault(mid, {}).setdefault(mm.group(1), []).append(int(mm.group(2)))
+            else:
+                other_reach[mid] = True
+    for per in slices_of.values():
+        for rules in per:
+            per[rules].sort()
+    reached = set(slices_of) | set(other_reach)
     t_baseline = time.monotonic() - t0
-    log(f"baseline: the commands pass on the unmutated copy ({t_baseline:.1f} s); "
+    log(f"baseline: the commands pass on the unmutated copy ({t_baseline:.1f} s, {len(baseline_cmds)} commands; "
+        f"each rule set's campaign in {len(starts)} slices of {a.cases} cases up to {reach}); "
         f"{len([m for m in mutants if m.id in reached])} of {len(mutants)} mutation points reached")
+
+    def plan_of(m: sc.Mutant) -> Dict[str, object]:
+        per = slices_of.get(m.id, {})
+        return {"runs": {rules: per.get(rules, [])[:a.slices] for rules in RULE_SETS}, "r0": other_reach.get(m.id, False)}
+
+    # The baseline's digests of a slice, made when a survivor first needs them (one at a time per slice).
+    digest_locks: Dict[str, threading.Lock] = {}
+
+    def baseline_digests(rules: str, start: int) -> List[Tuple[int, str, str, int]]:
+        path = os.path.join(base_dig, f"{rules}-{start}.txt")
+        with lock:
+            dl = digest_locks.setdefault(path, threading.Lock())
+        with dl:
+            if not os.path.exists(path):
+                for name, argv in commands.for_file("model/x.cpp", a.seed, base_dig, runs={rules: [start]}, r0=False):
+                    run_one(argv, base_env, 3600, root)
+            return read_digests(path)
 
     # 5. mutants
     explained = load_explained(root)
@@ -521,17 +611,22 @@ def main(argv: List[str]) -> int:
         if m.id not in reached:
             results[m.id].status = "not reached"
     todo = [m for m in todo if m.id in reached]
-    lock = threading.Lock()
     done = [0]
     started = time.monotonic()
+
+    def mutant_commands(m: sc.Mutant, digests_dir: Optional[str] = None) -> List[Tuple[str, List[str]]]:
+        if m.file.startswith("host/") or a.test_cmd:
+            return commands.for_file(m.file, a.seed, digests_dir)
+        p = plan_of(m)
+        return commands.for_file(m.file, a.seed, digests_dir, runs=p["runs"], r0=p["r0"])
 
     def run_mutant(m: sc.Mutant) -> None:
         res = results[m.id]
         kind = "host" if m.file.startswith("host/") else "model"
         env = dict(base_env, DESKCHECK_MUTANT=str(m.id))
         t = time.monotonic()
-        for name, argv in commands.for_file(m.file, a.seed):
-            budget = baseline_time[(kind, name)] * a.timeout_factor + 2
+        for name, argv in mutant_commands(m):
+            budget = baseline_time[time_key(kind, name)] * a.timeout_factor + 2
             proc, _ = run_one(argv, env, budget, root)
             if proc is None:
                 res.status, res.killed_by, res.command = "killed", f"{name}: past its time budget ({budget:.0f} s)", name
@@ -562,7 +657,7 @@ def main(argv: List[str]) -> int:
             return
         d = tempfile.mkdtemp(prefix="dc-digests-")
         try:
-            for name, argv in commands.for_file(m.file, a.seed, d):
+            for name, argv in mutant_commands(m, d):
                 if not name.startswith("run"):
                     proc, _ = run_one(argv, env, 600, root)
                     if proc is not None and stable_output(proc.stdout) != baseline_out[(kind, name)] \
@@ -570,16 +665,17 @@ def main(argv: List[str]) -> int:
                         res.first_difference = {"command": name, "what": "its JSON figures differ"}
                     continue
                 rules = argv[argv.index("--rules") + 1]
+                start = int(argv[argv.index("--first-case") + 1])
                 proc, _ = run_one(argv, env, 600, root)
-                mine = read_digests(os.path.join(d, f"{rules}.txt"))
-                base = read_digests(os.path.join(base_dig, f"{rules}.txt"))
+                mine = read_digests(os.path.join(d, f"{rules}-{start}.txt"))
+                base = baseline_digests(rules, start)
                 for x, y in zip(mine, base):
                     if x[2] != y[2]:
                         if res.first_difference is None:
                             res.first_difference = {
                                 "command": name, "case": x[0], "case_seed": x[1], "judged": bool(x[3]),
                                 "rerun": f"DESKCHECK_MUTANT={m.id} {os.path.relpath(binary, root)} run --rules {rules} "
-                                         f"--seed {a.seed} --cases {x[0] + 1} --no-shrink"}
+                                         f"--seed {a.seed} --first-case {x[0]} --cases 1 --no-shrink"}
                         break
             if res.first_difference is None:
                 res.status = "equivalent?"
@@ -654,7 +750,8 @@ def make_report(a, root, mutants, results, files, times, runs, stale, overlaps, 
         by_property[k["killed_by"]] = by_property.get(k["killed_by"], 0) + 1
     return {
         "format": "deskcheck-mutate-model/1",
-        "seed": a.seed, "cases": a.cases, "r0_cases": a.r0_cases, "jobs": a.jobs, "sample": a.sample,
+        "seed": a.seed, "cases": a.cases, "reach_cases": max(a.reach_cases, a.cases), "slices": a.slices,
+        "r0_cases": a.r0_cases, "jobs": a.jobs, "sample": a.sample,
         "files": files,
         "mutants": len(mutants),
         "counts": dict(sorted(total.items())),
@@ -677,8 +774,9 @@ def make_report(a, root, mutants, results, files, times, runs, stale, overlaps, 
 
 def print_report(r: dict) -> None:
     c = r["counts"]
-    print(f"mutate-model: {r['mutants']} mutants in {len(r['files'])} files, seed {r['seed']}, "
-          f"{r['cases']} cases per rule set")
+    print(f"mutate-model: {r['mutants']} mutants in {len(r['files'])} files, seed {r['seed']}; each runs the first "
+          f"{r['slices']} slice(s) of {r['cases']} cases of each rule set's campaign that reach it (reach measured "
+          f"over {r['reach_cases']} cases)")
     print("  " + ", ".join(f"{k} {v}" for k, v in c.items()))
     print(f"  score {r['score']} % ({r['score_note']})")
     s = r["seconds"]

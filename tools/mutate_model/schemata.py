@@ -76,6 +76,10 @@ class Edit:
     # (mutant, plain(sub) -> mutated text of the range without switches)
     mutants: List[Tuple[Mutant, Callable[[Callable[[int, int], str]], str]]] = dataclasses.field(default_factory=list)
     children: List["Edit"] = dataclasses.field(default_factory=list)
+    # Whether render() writes the edit's whole range through inner(): only then can an edit of the
+    # very same range sit inside it (a condition's negation around a comparison of the same text).
+    # An edit that rewrites its parts (a comparison's operator, a ternary's branches) cannot hold one.
+    holds_same_range: bool = False
 
     def contains(self, other: "Edit") -> bool:
         if other is self:
@@ -149,11 +153,11 @@ class Finder:
         return c.extent.start.offset, c.extent.end.offset
 
     def _add(self, start: int, end: int, render, cursor, ctx: Ctx,
-             alts: List[Tuple[str, Callable[[Callable[[int, int], str]], str]]]) -> None:
+             alts: List[Tuple[str, Callable[[Callable[[int, int], str]], str]]], holds_same_range: bool = False) -> None:
         alts = [(op, fn) for op, fn in alts if op in self.operators]
         if not alts:
             return
-        e = Edit(start, end, self._order, render)
+        e = Edit(start, end, self._order, render, holds_same_range=holds_same_range)
         ident = (start, end, tuple(op for op, _ in alts), render.__name__)
         if ident in self._seen:
             return
@@ -388,7 +392,7 @@ class Finder:
                 (m, _), = e.mutants
                 return f"if ({SWITCH}({m.id})) {{{r.mark(m.id, '')}}} else {r.inner(e)}"
 
-            self._add(s0, s1, render, s, ctx, [("removed_statement", lambda sub: "")])
+            self._add(s0, s1, render, s, ctx, [("removed_statement", lambda sub: "")], holds_same_range=True)
         self.visit(s, ctx)
 
     def early_exit(self, block, ctx: Ctx, how: str) -> None:
@@ -453,7 +457,8 @@ class Finder:
             inner = r.inner(e)
             return f"({SWITCH}({m.id}) ? {r.mark(m.id, '!static_cast<bool>(' + inner + ')')} : static_cast<bool>({inner}))"
 
-        self._add(c0, c1, render, cond, ctx, [(op, lambda sub, c0=c0, c1=c1: "!(" + sub(c0, c1) + ")")])
+        self._add(c0, c1, render, cond, ctx, [(op, lambda sub, c0=c0, c1=c1: "!(" + sub(c0, c1) + ")")],
+                  holds_same_range=True)
 
     def visit_return(self, c, ctx: Ctx) -> None:
         children = [ch for ch in c.get_children()]
@@ -639,7 +644,7 @@ class Finder:
 
             self._add(c0, c1, render, c, ctx,
                       [("boundary", lambda sub, c0=c0, c1=c1: f"({sub(c0, c1)}) + 1"),
-                       ("boundary", lambda sub, c0=c0, c1=c1: f"({sub(c0, c1)}) - 1")])
+                       ("boundary", lambda sub, c0=c0, c1=c1: f"({sub(c0, c1)}) - 1")], holds_same_range=True)
         for ch in children:
             self.visit(ch, ctx)
 
@@ -655,9 +660,12 @@ class Renderer:
         for e in edits:
             kept = [(m, f) for m, f in e.mutants if m.id not in disabled]
             if kept:
-                live.append(Edit(e.start, e.end, e.order, e.render, kept))
-        # Nest: sort by start, longer first, later-created (wrapping) first for equal ranges.
-        live.sort(key=lambda e: (e.start, -(e.end - e.start), -e.order))
+                live.append(Edit(e.start, e.end, e.order, e.render, kept, holds_same_range=e.holds_same_range))
+        # Nest: sort by start, longer first; for equal ranges the edit that renders the whole range
+        # through inner() first (it wraps the others), then in the order they were made (outer
+        # constructs are visited first). An edit nested under one that cannot hold it would never be
+        # written (mutants_not_written finds that).
+        live.sort(key=lambda e: (e.start, -(e.end - e.start), not e.holds_same_range, e.order))
         self.root = Edit(-1, len(text) + 1, -1, None)
         stack = [self.root]
         for e in live:
@@ -775,6 +783,13 @@ def write_schemata(finder: Finder, disabled: set) -> Tuple[str, List[Tuple[int, 
     text, spans = r.render()
     shift = len(HEADER)
     return HEADER + text, [(mid, a + shift, b + shift) for mid, a, b in spans]
+
+
+def mutants_not_written(finder: Finder, disabled: set, spans: List[Tuple[int, int, int]]) -> List[Mutant]:
+    """The mutants of `finder` (not disabled) whose switch is not in the written file: an edit nested
+    where its parent's rendering skips it. Never silently "not reached": the runner stops on any."""
+    written = {mid for mid, _, _ in spans}
+    return [m for e in finder.edits for m, _ in e.mutants if m.id not in disabled and m.id not in written]
 
 
 RUNTIME_H = """// Mutant schemata runtime (tools/mutate-model). Generated into the mutated copy only.
