@@ -404,6 +404,7 @@ constexpr MutationRow mutation_rows[] = {
     {Mutation::DropIdempotencyKey, "no_resend_after_unknown"},
     {Mutation::RetryClaimDropped, "report_matches_ground_truth"},
     {Mutation::RetryClaimMadeUp, "report_matches_ground_truth"},
+    {Mutation::EscalateEveryDependency, "dependent_step_only_after_observed"},
 };
 static_assert(std::size(mutation_rows) == static_cast<std::size_t>(last_mutation),
               "every tool mutation but None has a row");

@@ -198,10 +198,15 @@ std::optional<BoundaryObservation> Tool::boundary_phase(const Request& r) {
     // `published` trusts one immediate read (D-3, as write_once); `current` only a read past the bound.
     obs.settled = read_settled(rules_.settles, bound, sent.ended_ms, after.at_ms);
     obs.outcome = classify_declared(*obs.writes, obs.before, after, obs.settled);
-    // A later step of this tool delivered since may have written the same state (the same post
-    // clicked by coordinates): the reading cannot tell whose effect it shows (W-1: unknown).
+    // A later step of this tool delivered since to the same app may have written the same state
+    // (the same post clicked by coordinates): the reading cannot tell whose effect it shows (W-1:
+    // unknown). An app's effects land in its own windows only; a window gone is taken as the same app.
+    const auto app_of = [&](WindowId w) { const auto info = desktop_.window(w); return info ? std::optional(info->pid) : std::nullopt; };
+    const std::optional<ProcessId> written_app = app_of(sent.request.target);
     const bool later_delivery = std::any_of(sent_.begin(), sent_.end(), [&](const auto& other) {
-        return other.first != dep && other.second.delivered && other.second.ended_ms > sent.ended_ms;
+        if (other.first == dep || !other.second.delivered || other.second.ended_ms <= sent.ended_ms) return false;
+        const std::optional<ProcessId> to = app_of(other.second.request.target);
+        return !written_app || !to || *to == *written_app;
     });
     if (later_delivery && obs.outcome == WriteOutcome::Done) obs.outcome = WriteOutcome::Unknown;
     const ObservedAction action = boundary_action(obs.dependency, *obs.writes, sent.request.target);

@@ -181,6 +181,120 @@ std::optional<std::string> not_the_tools_fault(const sim::Scenario& scenario, co
     return std::nullopt;
 }
 
+// ---- progress: the go-ahead the evidence allowed (B-3, O-4, W-1) --------------------------------
+
+std::size_t occurrences_in(const std::string& text, const std::string& of) {
+    if (of.empty()) return 0;
+    std::size_t n = 0;
+    for (std::size_t at = text.find(of); at != std::string::npos; at = text.find(of, at + of.size())) ++n;
+    return n;
+}
+
+bool clean(const sim::Read& r) { return r.returned.has_value() && r.fault.empty(); }
+
+// Whether `r` is a read of what step d writes: the written element's value, or the window's marker.
+bool reads_written(const sim::Read& r, const Written& w, WindowId window) {
+    if (!w.element) return r.field == "dirty" && r.window == window;
+    return r.field == "value" && r.element == *w.element;
+}
+
+// When the evidence the tool had at its boundary read decided step d's write done, a step that
+// depends on it must go ahead: a tool that escalates every dependent step passes every other check.
+// Decided from the ledger alone (the tool's readings are found among the reads the desktop served,
+// never taken from its report): a clean reading of what d writes before d was delivered, that did
+// not show the write yet; the boundary read, clean, showing it; d's own effect landed in between;
+// nobody else wrote it meanwhile and no other delivery of the tool to that app could have (W-1:
+// whose effect a reading shows); under a rule set that settles (its stated promise, as data), the
+// read taken once the app's declared latency bound had passed since the delivery (D-3).
+std::optional<std::string> go_ahead_withheld(const sim::Scenario& scenario, const RunResult& run, std::uint32_t k,
+                                             std::uint32_t d, const StepReport& rep) {
+    const BoundaryObservation& b = *rep.dependency;
+    // Held back at the boundary: the step stopped there (the report's error), whatever its
+    // judgement says — the judgement is a claim, the escalation an act.
+    const bool held_back = !rep.result.ok && rep.result.error && rep.result.error->kind == ErrorKind::Escalate;
+    if (!held_back) return std::nullopt;
+    const auto& truth = run.truth();
+    const sim::Step& dep = scenario.steps[d];
+    const Written w = written_by(scenario, dep);
+    if (w.kinds.empty()) return std::nullopt;
+    const auto d_timing = std::find_if(run.timings.begin(), run.timings.end(), [&](const StepTiming& st) { return st.step == d; });
+    const auto k_timing = std::find_if(run.timings.begin(), run.timings.end(), [&](const StepTiming& st) { return st.step == k; });
+    if (d_timing == run.timings.end() || k_timing == run.timings.end()) return std::nullopt;
+    const auto [control, window] = control_anywhere(scenario, w.element ? *w.element : 0);
+    const WindowId written_window = w.element ? window : dep.window;
+    if (w.element && control == nullptr) return std::nullopt;
+    // d's deliveries (the first one counts for the bound).
+    std::optional<TimeMs> delivered;
+    std::size_t attempt = 0;  // its index among the deliver() calls
+    for (std::size_t i = d_timing->attempts_begin; i < d_timing->attempts_end && i < truth.attempts.size(); ++i) {
+        const auto& a = truth.attempts[i];
+        if (a.step == static_cast<std::int32_t>(d) && a.outcome == sim::AttemptOutcome::Delivered) {
+            delivered = a.at_ms;
+            attempt = i;
+            break;
+        }
+    }
+    if (!delivered) return std::nullopt;
+    // The reading before: the last read of what d writes in d's own span, before its delivery (a
+    // read in the same millisecond after it is not one).
+    const sim::Read* before = nullptr;
+    for (std::size_t i = d_timing->reads_begin; i < d_timing->reads_end && i < truth.reads.size(); ++i) {
+        const auto& r = truth.reads[i];
+        if (r.attempts_before <= attempt && reads_written(r, w, written_window)) before = &r;
+    }
+    // The boundary read: the last read of what d writes once step k began and before the step's own
+    // reads (the recorder starts those right after the boundary's one read; reads in between that
+    // came before step k began, such as write_once's reconciling read, are not the boundary's).
+    const sim::Read* after = nullptr;
+    const std::size_t k_from = k_timing == run.timings.begin() ? 0 : std::prev(k_timing)->reads_end;
+    for (std::size_t i = k_from; i < k_timing->reads_begin && i < truth.reads.size(); ++i) {
+        if (truth.reads[i].at_ms >= k_timing->began_ms && reads_written(truth.reads[i], w, written_window)) after = &truth.reads[i];
+    }
+    if (before == nullptr || after == nullptr || !clean(*before) || !clean(*after)) return std::nullopt;
+    const std::string* was = before->returned->whole();
+    const std::string* now = after->returned->whole();
+    if (was == nullptr || now == nullptr) return std::nullopt;  // long values keep only digests (S-8)
+    // The readings show the write: one more comment, the typed text arriving, the marker cleared.
+    bool shows = false;
+    if (!w.element) shows = *was == "true" && *now == "false";
+    else if (dep.kind == sim::StepKind::Type) shows = was->find(w.text) == std::string::npos && now->find(w.text) != std::string::npos;
+    else {
+        const sim::Control* button = control_anywhere(scenario, dep.control).control;  // what the post or submit shows
+        if (button == nullptr) return std::nullopt;
+        shows = occurrences_in(*now, button->comment) > occurrences_in(*was, button->comment);
+    }
+    const TimeMs t = after->at_ms;
+    if (!shows || !write_landed_by(truth, d, w, t)) return std::nullopt;
+    // Nobody else wrote it meanwhile (W-5), and no other delivery of the tool to that app could have (W-1).
+    const auto app_of = [&](WindowId id) -> std::optional<ProcessId> {
+        for (const auto& x : scenario.windows) if (x.id == id) return x.pid;
+        return std::nullopt;
+    };
+    const auto written_app = app_of(written_window);
+    if (!written_app) return std::nullopt;
+    const ProcessId pid = *written_app;
+    for (const auto& e : truth.effects) {
+        if (e.at_ms < before->at_ms || e.at_ms > t || e.step == static_cast<std::int32_t>(d)) continue;
+        if (w.element ? e.element == *w.element : e.window == written_window) return std::nullopt;
+    }
+    for (const auto& in : truth.delivered) {
+        if (in.at_ms < *delivered || in.at_ms > t || in.step == static_cast<std::int32_t>(d)) continue;
+        // Given to, or landing in, a window of the app that shows the write (or one not known).
+        for (const WindowId to_window : {in.window, in.hit_window}) {
+            const auto to = app_of(to_window);
+            if (to_window != no_window && (!to || *to == pid)) return std::nullopt;
+        }
+    }
+    if (run.rules_settle) {
+        const TimeMs bound = run.sim->latency_bound_ms(dep.window) + run.sim->feed_latency_ms(dep.window);
+        if (t - *delivered < bound) return std::nullopt;
+    }
+    return "step " + std::to_string(k) + " was held back at its boundary (it said " + std::string(to_string(b.judgement.outcome)) + ", " +
+           b.judgement.reason + "), but the read at t=" + std::to_string(t) + " showed step " + std::to_string(d) +
+           "'s write (" + sim::shown_text(*was) + " before, " + sim::shown_text(*now) + " now), landed, read clean" +
+           (run.rules_settle ? " past the app's declared bound" : "") + ", nobody else writing it: the evidence said go ahead (B-3, O-4, W-1)";
+}
+
 }  // namespace
 
 CheckResult dependent_step_only_after_observed(const sim::Scenario& scenario, const RunResult& run) {
@@ -211,6 +325,9 @@ CheckResult dependent_step_only_after_observed(const sim::Scenario& scenario, co
                                                      "'s write done at t=" + std::to_string(at) + ", but it had not happened by then (W-1, O-4)" + seen);
                 }
             }
+        }
+        if (rep != nullptr && rep->dependency) {
+            if (auto withheld = go_ahead_withheld(scenario, run, k, d, *rep)) return CheckResult::violated(std::string(name), k, *withheld);
         }
         ++judged;
         const auto a = first_attempt(truth, k);

@@ -114,6 +114,12 @@ public:
     }
 };
 
+// B-3 broken in spirit: no dependent step ever goes ahead (sound, useless).
+class EscalateEveryDependency final : public ToolHooks {
+public:
+    bool proceeds_on(const ObservationJudgement&) const override { return false; }
+};
+
 class RetryUnknownWrite final : public ToolHooks {
 public:
     bool may_retry(WriteOutcome outcome, bool has_key) const override {
@@ -152,6 +158,7 @@ ToolConfig with_mutation(ToolConfig config, Mutation m) {
         case Mutation::NoUserWait: config.user_wait_ms_max = 0; break;
         case Mutation::SkipBoundaryObservation: config.hooks = instance<SkipBoundaryObservation>(); break;
         case Mutation::ProceedOnNeedsEvidence: config.hooks = instance<ProceedOnNeedsEvidence>(); break;
+        case Mutation::EscalateEveryDependency: config.hooks = instance<EscalateEveryDependency>(); break;
         case Mutation::RetryUnknownWrite: config.hooks = instance<RetryUnknownWrite>(); break;
         case Mutation::DropIdempotencyKey: config.hooks = instance<DropIdempotencyKey>(); break;
         case Mutation::RetryClaimDropped: config.hooks = instance<RetryClaimDropped>(); break;

@@ -33,8 +33,9 @@ enum class Mutation : std::uint8_t {
     DropIdempotencyKey,        // the step's idempotency key never reaches the desktop (W-2 broken)
     RetryClaimDropped,         // the guard's report leaves out the F24 retry it made (F-1 claim left out)
     RetryClaimMadeUp,          // the guard's report claims an F24 retry it never made (F-1 claim made up)
+    EscalateEveryDependency,   // every dependent step escalates, whatever its boundary saw (B-3: sound, useless)
 };
-inline constexpr Mutation last_mutation = Mutation::RetryClaimMadeUp;
+inline constexpr Mutation last_mutation = Mutation::EscalateEveryDependency;
 
 namespace detail {
 inline constexpr std::array<std::string_view, static_cast<std::size_t>(last_mutation) + 1> mutation_name_table{
@@ -57,6 +58,7 @@ inline constexpr std::array<std::string_view, static_cast<std::size_t>(last_muta
     "drop_idempotency_key",
     "retry_claim_dropped",
     "retry_claim_made_up",
+    "escalate_every_dependency",
 };
 }  // namespace detail
 

@@ -246,6 +246,9 @@ constexpr ReportProof report_proofs[] = {
     // O-4: a dependent step runs on needs_evidence (an unreadable feed, a stale read).
     {"O4_proceed_on_needs_evidence", Mutation::ProceedOnNeedsEvidence, "dependent_step_only_after_observed",
      "needs_evidence", cases_max, 2, 2},
+    // B-3 progress: no dependent step ever goes ahead, though its boundary read showed the write.
+    {"B3_escalate_every_dependency", Mutation::EscalateEveryDependency, "dependent_step_only_after_observed",
+     "the evidence said go ahead", cases_max, 1, 2},
     // W-2: the retry rule lets the agent re-send an unknown post or submit that carries no key.
     {"W2_retry_unknown_write", Mutation::RetryUnknownWrite, "no_resend_after_unknown", "non-idempotent", cases_max, 1, 1},
     // W-2: the key never reaches the desktop, so the agent's harmless repeat posts twice.
