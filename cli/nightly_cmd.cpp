@@ -967,10 +967,11 @@ void print_campaign(const Settings& s, const std::string& title, const CampaignP
       << std::fixed << std::setprecision(1) << part.seconds << " s (" << std::setprecision(0) << rate
       << " cases/s)\n";
     for (const auto& r : part.rounds) o << "  " << run_command(s, r) << "\n";
-    o << "  " << std::left << std::setw(30) << "PROPERTY" << std::right << std::setw(8) << "cases" << std::setw(8)
+    const int name_w = property_column_width(c.properties);
+    o << "  " << std::left << std::setw(name_w) << "PROPERTY" << std::right << std::setw(8) << "cases" << std::setw(8)
       << "holds" << std::setw(10) << "violated" << std::setw(12) << "not judged\n";
     for (const auto& p : c.properties) {
-        o << "  " << std::left << std::setw(30) << p.name << std::right << std::setw(8) << p.cases << std::setw(8)
+        o << "  " << std::left << std::setw(name_w) << p.name << std::right << std::setw(8) << p.cases << std::setw(8)
           << p.holds << std::setw(10) << p.violated << std::setw(11) << p.cannot_judge << "\n";
         for (const auto& [debt, n] : p.known_debts) {
             o << "      known debt x" << n << ": " << debt << " of the published rules (not a finding)\n";

@@ -218,6 +218,12 @@ std::string header_error(const sim::ScenarioDocument& doc) {
            "\" (expected one of: " + property_list() + ")";
 }
 
+int property_column_width(const std::vector<props::PropertyStats>& properties) {
+    std::size_t w = std::string_view("PROPERTY").size();
+    for (const auto& p : properties) w = std::max(w, p.name.size());
+    return static_cast<int>(w + 2);
+}
+
 std::string printable_lines(std::string_view text) {
     std::string out;
     out.reserve(text.size());

@@ -90,6 +90,9 @@ nlohmann::ordered_json step_json(const StepReport& s);
 // Text for a terminal: control bytes other than newlines (NUL, ESC, ...) as \xNN.
 std::string printable_lines(std::string_view text);
 
+// The width of a property-name column: the longest name (or "PROPERTY") and two spaces.
+int property_column_width(const std::vector<props::PropertyStats>& properties);
+
 // What the tool as it is (no mutation) does on a counterexample found under a mutation: "violated"
 // or "holds" -- the header's outcome, so that `deskcheck replay FILE` reproduces it without flags.
 std::string outcome_without_mutation(const sim::Scenario& scenario, const std::string& property,

@@ -50,12 +50,15 @@ bool parse_run_options(Args& args, props::RunOptions& ro, std::string& rules_nam
 }
 
 void print_campaign_text(const props::CampaignResult& r, std::ostream& out) {
-    out << "\n" << std::left << std::setw(30) << "PROPERTY" << std::setw(18) << "SPEC" << std::right << std::setw(7)
+    const int name_w = property_column_width(r.properties);
+    int spec_w = 6;
+    for (const auto& p : r.properties) spec_w = std::max(spec_w, static_cast<int>(p.spec.size()) + 2);
+    out << "\n" << std::left << std::setw(name_w) << "PROPERTY" << std::setw(spec_w) << "SPEC" << std::right << std::setw(7)
         << "cases" << std::setw(8) << "holds" << std::setw(10) << "violated" << std::setw(11) << "not judged"
         << "  verdict\n";
     for (const auto& p : r.properties) {
         const char* verdict = p.violated > 0 ? "FAILED" : p.gave_up() ? "GAVE UP" : "ok";
-        out << std::left << std::setw(30) << p.name << std::setw(18) << p.spec << std::right << std::setw(7) << p.cases
+        out << std::left << std::setw(name_w) << p.name << std::setw(spec_w) << p.spec << std::right << std::setw(7) << p.cases
             << std::setw(8) << p.holds << std::setw(10) << p.violated << std::setw(11) << p.cannot_judge << "  "
             << verdict << "\n";
         for (const auto& [why, n] : p.why_not_judged) {
