@@ -242,13 +242,12 @@ std::optional<std::string> go_ahead_withheld(const sim::Scenario& scenario, cons
         const auto& r = truth.reads[i];
         if (r.attempts_before <= attempt && reads_written(r, w, written_window)) before = &r;
     }
-    // The boundary read: the last read of what d writes once step k began and before the step's own
-    // reads (the recorder starts those right after the boundary's one read; reads in between that
-    // came before step k began, such as write_once's reconciling read, are not the boundary's).
+    // The boundary read: a read of what d writes once step k began and before the step's own reads
+    // (the recorder starts those right after the boundary's one read). None: the read reached
+    // nothing (the element was gone), and the tool had no evidence to go on.
     const sim::Read* after = nullptr;
-    const std::size_t k_from = k_timing == run.timings.begin() ? 0 : std::prev(k_timing)->reads_end;
-    for (std::size_t i = k_from; i < k_timing->reads_begin && i < truth.reads.size(); ++i) {
-        if (truth.reads[i].at_ms >= k_timing->began_ms && reads_written(truth.reads[i], w, written_window)) after = &truth.reads[i];
+    for (std::size_t i = k_timing->began_reads; i < k_timing->reads_begin && i < truth.reads.size(); ++i) {
+        if (reads_written(truth.reads[i], w, written_window)) after = &truth.reads[i];
     }
     if (before == nullptr || after == nullptr || !clean(*before) || !clean(*after)) return std::nullopt;
     const std::string* was = before->returned->whole();

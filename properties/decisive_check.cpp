@@ -19,6 +19,7 @@
 //     between the step's start and its last deciding read;
 //   - D-3: an effect of this step landed after its last read (beyond the declared bound: S-7).
 #include <algorithm>
+#include <cctype>
 #include <string>
 
 #include "properties/checks.h"
@@ -113,6 +114,97 @@ bool landed_by(const Step& s, sim::EffectKind promised, TimeMs t) {
     return false;
 }
 
+// ---- hotkeys (V-4, V-9): Confirmed when the reading the rule set promises changed by the step ----
+
+// A hotkey chord's intent, as the seed names them (V-4): written here from the scenario's keys,
+// not taken from the tool's classification.
+HotkeyIntent intent_of_keys(std::string_view keys) {
+    std::string k(keys);
+    std::transform(k.begin(), k.end(), k.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (k == "ctrl+s") return HotkeyIntent::Save;
+    if (k == "ctrl+z" || k == "ctrl+y" || k == "ctrl+x" || k == "ctrl+v" || k == "delete" || k == "backspace") return HotkeyIntent::Edit;
+    if (k == "home" || k == "end" || k == "ctrl+home" || k == "ctrl+end") return HotkeyIntent::Navigate;
+    if (k == "tab" || k == "shift+tab") return HotkeyIntent::Focus;
+    return HotkeyIntent::Other;
+}
+
+struct PromisedReading {
+    std::string_view field;      // the read's field
+    sim::EffectKind effect;      // the step's own effect that changes it
+    bool window_level = false;   // the window's marker, not the element's
+};
+
+std::vector<PromisedReading> readings_of(Promise p) {
+    using sim::EffectKind;
+    switch (p) {
+        case Promise::DirtyCleared: return {{"dirty", EffectKind::Saved, true}};
+        case Promise::ValueChanged: return {{"value", EffectKind::ValueChanged}};
+        case Promise::SelectionChanged: return {{"selection", EffectKind::SelectionChanged}};
+        case Promise::ValueOrSelectionChanged: return {{"value", EffectKind::ValueChanged}, {"selection", EffectKind::SelectionChanged}};
+        default: return {};
+    }
+}
+
+// A hotkey left Unknown although a reading its rule set promises (the rule set's stated promise,
+// as data) was read clean before the delivery and clean, settled, after it, and changed by the
+// step's own effect with nobody else touching it: the evidence said Confirmed (V-4). Absent is
+// never demanded of a hotkey: "nothing changed" is Unknown (V-4).
+std::optional<std::string> hotkey_withheld(const Step& s) {
+    const auto& st = s.step();
+    if (st.kind != sim::StepKind::Hotkey || !st.control || s.run.rules_promise_of == nullptr) return std::nullopt;
+    const sim::Control* control = control_in(s.scenario, st.window, *st.control);
+    if (control == nullptr || control->kind != sim::ControlKind::Edit) return std::nullopt;
+    if (promised_effect(s.scenario, st) == sim::EffectKind::SelectionChanged) return std::nullopt;  // Ctrl+A: V-3, judged below
+    if (s.report.index >= s.run.requests.size() || !s.run.requests[s.report.index].ref) return std::nullopt;  // V-8
+    ActionFacts facts;
+    facts.kind = ActionKind::Hotkey;
+    facts.intent = intent_of_keys(st.keys);
+    const auto delivered = delivered_attempts(s);
+    if (delivered.empty()) return std::nullopt;
+    const auto& truth = s.run.truth();
+    const TimeMs settled_at = truth.attempts[delivered.back()].at_ms + s.run.sim->latency_bound_ms(st.window) +
+                              s.run.sim->feed_latency_ms(st.window);
+    // Every reading the promise names must have been read clean before and clean, settled, after
+    // (V-4: "value unreadable -> Unknown"), and one of them changed by the step's own effect.
+    const std::vector<PromisedReading> readings = readings_of(s.run.rules_promise_of(facts));
+    std::optional<std::string> withheld;
+    for (const PromisedReading& p : readings) {
+        const auto of_it = [&](const sim::Read& r) {
+            return r.window == st.window && r.field == p.field && (p.window_level || r.element == *st.control);
+        };
+        const sim::Read* before = nullptr;
+        const sim::Read* after = nullptr;
+        for (std::size_t i = s.timing.reads_begin; i < s.timing.reads_end && i < truth.reads.size(); ++i) {
+            const auto& r = truth.reads[i];
+            if (!of_it(r)) continue;
+            if (r.attempts_before <= delivered.front()) before = &r;
+            if (r.attempts_before > delivered.back()) after = &r;
+        }
+        if (before == nullptr || after == nullptr || !before->returned || !after->returned || !before->fault.empty() ||
+            !after->fault.empty() || after->at_ms < settled_at) {
+            return std::nullopt;
+        }
+        if (*before->returned == *after->returned || withheld) continue;
+        if (p.window_level && !(before->returned->same_as("true") && after->returned->same_as("false"))) continue;
+        bool own = false;
+        bool other = false;
+        bool late = false;
+        for (const auto& e : truth.effects) {
+            if (e.window != st.window || (!p.window_level && e.element != *st.control)) continue;
+            if (p.window_level && e.kind != sim::EffectKind::Saved && e.kind != sim::EffectKind::DirtyChanged) continue;
+            const bool mine = own_effect(s, e, delivered);
+            if (mine && e.kind == p.effect && e.at_ms <= after->at_ms) own = true;
+            if (mine && e.at_ms > after->at_ms) late = true;
+            if (!mine && e.at_ms >= s.timing.began_ms && e.at_ms <= after->at_ms) other = true;
+        }
+        if (!own || other || late) continue;
+        withheld = "Unknown, although the " + std::string(p.field) + " its rule set promises for this hotkey (" + std::string(st.keys) +
+               ") read " + before->returned->shown() + " before and " + after->returned->shown() + " after, clean and settled, changed by the step's own " +
+               std::string(sim::to_string(p.effect)) + ": the verdict should be Confirmed (V-4, V-9)";
+    }
+    return withheld;
+}
+
 }  // namespace
 
 CheckResult verdict_decisive(const sim::Scenario& scenario, const RunResult& run) {
@@ -124,6 +216,7 @@ CheckResult verdict_decisive(const sim::Scenario& scenario, const RunResult& run
         ++judged;
         const Step s{scenario, run, report, run.timings[i]};
         if (*report.result.verdict != Verdict::Unknown) continue;
+        if (auto withheld = hotkey_withheld(s)) return CheckResult::violated(std::string(property), report.index, *withheld);
         const auto promised = promised_effect(scenario, s.step());
         if (!promised) continue;  // nothing observable promised (V-8, V-4)
         if (why_indecisive(s, *promised)) continue;

@@ -70,6 +70,7 @@ public:
         before_value_ = true_value(t.step);
         t.attempts_begin = sim_.truth().attempts.size();
         t.reads_begin = sim_.truth().reads.size();
+        t.began_reads = t.reads_begin;
         t.changes_begin = sim_.truth().foreground_changes.size();
         t.requests_begin = sim_.truth().foreground_requests.size();
         t.agent_retry = retrying;
@@ -267,6 +268,7 @@ public:
         const RuleSet& rules = options_.rules != nullptr ? *options_.rules : rules_for(scenario_);
         out_.rules = std::string(rules.name);
         out_.rules_settle = rules.settles;
+        out_.rules_promise_of = rules.promise_of;
         out_.config = with_mutation(options_.tool, options_.mutation);
         out_.batch_mode = scenario_.batch;
         out_.foreground_at_start = desk.foreground();

@@ -66,6 +66,7 @@ struct StepTiming {
     TrueState after;    // when the tool answered
     std::size_t attempts_begin = 0;  // truth.attempts index range of this step's deliveries
     std::size_t attempts_end = 0;
+    std::size_t began_reads = 0;     // truth.reads index when the step began: its boundary's reads (B-3) come first
     std::size_t reads_begin = 0;     // truth.reads index range of this step's reads
     std::size_t reads_end = 0;
     std::size_t changes_begin = 0;   // truth.foreground_changes index range during this step
@@ -107,6 +108,9 @@ struct RunResult {
     // The rule set's stated promise, as data the checks read (D-3): it waits until the app's
     // declared bound has passed before it decides, rather than trusting one immediate read.
     bool rules_settle = false;
+    // The rule set's stated promise of an action (V-9), as data the checks may ask with facts they
+    // built themselves from the scenario (verdict_decisive: which reading a hotkey promises).
+    Promise (*rules_promise_of)(const ActionFacts&) = nullptr;
     ToolConfig config;                       // the tool's configuration in this run (checks read its bounds here)
     bool batch_mode = true;
     std::vector<Request> requests;           // index = scenario step (launch steps: kind Observe, unused)

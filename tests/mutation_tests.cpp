@@ -179,6 +179,23 @@ BOOST_AUTO_TEST_CASE(V3_mutate_rules_kills_select_all_covers_turned_absent) {
     BOOST_TEST(!violated(ro));
 }
 
+BOOST_AUTO_TEST_CASE(V4_a_hotkey_left_unknown_on_the_change_its_rule_set_promises_is_killed) {
+    // V-4, V-9: a save whose marker read set before and clear after, settled, cleared by the step's
+    // own save, is Confirmed under `current`; a rule set that says Unknown there is sound and
+    // useless, and verdict_decisive must say so (before, this mutant was explained as a freedom).
+    const RuleSet& current = current_rules();
+    for (const std::string id : {"current:hotkey.save.dirty_cleared:to-Unknown", "current:hotkey.navigate.selection_changed:to-Unknown"}) {
+        const MutatedRules mutant(current, *parse_mutation(current, id));
+        CampaignOptions o = small_campaign(600);
+        OriginalViolations original(current, o);
+        const auto kill = first_kill(mutant.rules(), id, o, original);
+        BOOST_TEST_REQUIRE(kill.has_value(), id);
+        BOOST_TEST(kill->property == "verdict_decisive", id);
+        BOOST_TEST(kill->counterexample.violation.explanation.find("should be Confirmed (V-4, V-9)") != std::string::npos,
+                   kill->counterexample.violation.explanation);
+    }
+}
+
 BOOST_AUTO_TEST_CASE(V1_mutate_rules_detects_an_equivalent_mutant) {
     // No row left for an unverifiable action gives Unknown, which is what the row said (V-1, V-8).
     const RuleSet& current = current_rules();
