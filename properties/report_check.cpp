@@ -452,6 +452,12 @@ Lie foreground_lie(const sim::Scenario& s, const RunResult& run, const Range& g,
         return who + " reports retriedAfterRefusal, but no request was refused, followed by F24 and asked again (F-1)";
     }
     if (fg.unchanged && fg.borrowed) return who + " reports both unchanged:true and borrowed:true (F-2)";
+    // F-2's shape: either nothing was borrowed (unchanged:true) or a borrow by the tool or the app.
+    if (!fg.unchanged && !fg.borrowed) return who + " reports unchanged:false without a borrow (F-2: which was it?)";
+    if (fg.borrowed != (fg.by == "tool" || fg.by == "app")) {
+        return who + (fg.borrowed ? " reports a borrow without saying by whom (by:tool or by:app, F-2, F-3)"
+                                  : " says by:" + fg.by + " of a borrow it does not report (F-2)");
+    }
     if (fg.borrowed && fg.by == "tool" && !tool_change_in(run, since_segment.changes_begin, g.changes_end)) {
         return who + " reports borrowed by the tool, but the tool moved no window to the front (F-2)";
     }

@@ -8,6 +8,8 @@
 
 #include "properties/checks.h"
 #include "properties/claim_table.h"
+#include "properties/run.h"
+#include "sim/build.h"
 
 using namespace deskcheck;
 using namespace deskcheck::props;
@@ -90,4 +92,41 @@ BOOST_AUTO_TEST_CASE(P1_claim_table_a_row_that_overstates_the_checks_fails_its_p
     delivered.check = "click_lands_on_target";
     const std::array<ClaimRow, 1> misnamed{delivered};
     for (const TamperProof& p : prove_rows(misnamed, 200, 3)) BOOST_TEST(!proof_holds(delivered, p));
+}
+
+BOOST_AUTO_TEST_CASE(F2_a_foreground_claim_of_no_shape_is_caught) {
+    // F-2's shape: unchanged:true, or a borrow by:tool / by:app. A borrow whose "by" is left out, or
+    // unchanged:false with no borrow, says nothing an agent can act on; each is caught on real runs.
+    RunOptions options;
+    options.rules = &current_rules();
+    options.agent_retries = true;
+    sim::Prng seeds(5);
+    std::uint32_t without_by = 0;
+    std::uint32_t without_borrow = 0;
+    for (std::uint32_t i = 0; i < 400 && (without_by < 3 || without_borrow < 3); ++i) {
+        sim::Prng rng(seeds.next());
+        sim::Scenario scenario = sim::build_scenario_from_prng(rng);
+        scenario.rules = "current";
+        RunResult run = run_scenario(scenario, options);
+        if (report_matches_ground_truth(scenario, run).status == CheckStatus::Violated) continue;
+        for (auto& step : run.steps) {
+            ForegroundEvidence& fg = step.result.evidence.foreground;
+            if (!fg.borrowed) continue;
+            const ForegroundEvidence kept = fg;
+            fg.by.clear();
+            const CheckResult a = report_matches_ground_truth(scenario, run);
+            BOOST_TEST((a.status == CheckStatus::Violated && a.violation->explanation.find("by whom") != std::string::npos));
+            ++without_by;
+            fg = kept;
+            fg.borrowed = false;
+            fg.by.clear();
+            const CheckResult b = report_matches_ground_truth(scenario, run);
+            BOOST_TEST((b.status == CheckStatus::Violated && b.violation->explanation.find("without a borrow") != std::string::npos));
+            ++without_borrow;
+            fg = kept;
+            break;
+        }
+    }
+    BOOST_TEST(without_by >= 3u);
+    BOOST_TEST(without_borrow >= 3u);
 }
