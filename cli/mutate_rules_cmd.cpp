@@ -450,7 +450,7 @@ std::optional<MutateSettings> parse(Args& args) {
 
 constexpr std::string_view help_text =
     "usage: deskcheck mutate-rules [--rules R] [--cases N] [--seed S] [--row ROW] [--out DIR] [--no-shrink]\n"
-    "                             [--jobs N] [--json]\n"
+    "                             [--jobs N] [--explained FILE] [--json]\n"
     "mutation testing of the rule tables `deskcheck rules` prints: for every row of the set R (published,\n"
     "current or observation; all three when --rules is not given), every mutation of it is judged on a\n"
     "catalogue (no difference: equivalent) and otherwise run against the checks (seed S, up to N cases,\n"
@@ -467,7 +467,11 @@ constexpr std::string_view help_text =
     "Each kill's shrunk counterexample goes to DIR (default build/mutate-rules/). --row ROW: only that row's\n"
     "mutations (an observation row is named by its reason). --jobs N: mutants on N threads (default 1; the\n"
     "result is the same). Progress on stderr.\n"
-    "exit: 0 every non-equivalent mutation is killed, 1 a mutation survived, 2 bad usage,\n"
+    "A surviving mutation explained in FILE (default corpus/mutate-rules/explained.json: a deliberate\n"
+    "freedom of the rules, with its reason) is reported as explained, not as a survivor; an explanation\n"
+    "of a mutation of the sets run that no longer survives is reported stale.\n"
+    "exit: 0 every non-equivalent mutation is killed or explained, 1 an unexplained mutation survived,\n"
+    "      2 bad usage (or --explained FILE unreadable),\n"
     "      5 --out is not a folder deskcheck can write in, or a counterexample could not be written\n";
 
 }  // namespace
@@ -598,7 +602,8 @@ std::vector<std::string> unexplained(const std::vector<std::string>& survivors, 
 }
 
 int cmd_mutate_rules(const Argv& argv) {
-    Args args("mutate-rules", argv, {"--json", "--help", "--no-shrink"}, {"--rules", "--cases", "--seed", "--row", "--out", "--jobs"});
+    Args args("mutate-rules", argv, {"--json", "--help", "--no-shrink"},
+              {"--rules", "--cases", "--seed", "--row", "--out", "--jobs", "--explained"});
     if (args.flag("--help")) {
         std::cout << help_text;
         return exit_ok;
@@ -611,6 +616,15 @@ int cmd_mutate_rules(const Argv& argv) {
         std::cerr << "deskcheck mutate-rules: --out " << e->message << "\n";
         return exit_infrastructure;
     }
+    // The deliberate freedoms: named by --explained (an error when unreadable), or the checkout's
+    // file when it is there.
+    const std::optional<std::string> explained_option = args.option("--explained");
+    const fs::path explained_file = explained_option.value_or("corpus/mutate-rules/explained.json");
+    ExplainedSurvivors baseline;
+    if (explained_option || fs::exists(explained_file)) {
+        baseline = read_explained_survivors(explained_file);
+        if (!baseline.error.empty()) return usage_error("mutate-rules", "--explained " + baseline.error);
+    }
     const std::vector<SetReport> reports = run_mutate_rules(s);
     bool all_killed = true;
     bool all_written = true;
@@ -618,9 +632,29 @@ int cmd_mutate_rules(const Argv& argv) {
     for (const auto& r : reports) {
         for (const auto& m : r.mutants) all_written = all_written && m.write_error.empty();
     }
-    const int verdict = !all_written ? exit_infrastructure : all_killed ? exit_ok : exit_violation;
+    const std::vector<std::string> survivors = surviving_ids(reports);
+    const std::vector<std::string> not_explained = unexplained(survivors, baseline);
+    std::vector<std::string> explained;
+    for (const auto& id : survivors) {
+        if (baseline.reasons.count(id) != 0) explained.push_back(id);
+    }
+    // Stale: an explanation of a mutation this run judged (its set, its row when --row) that no
+    // longer survives.
+    std::vector<std::string> stale;
+    for (const auto& r : reports) {
+        for (const auto& m : r.mutants) {
+            if (!m.selected || m.same_as || m.outcome == MutantOutcome::Survived || m.outcome == MutantOutcome::NotRun) continue;
+            if (baseline.reasons.count(m.id) != 0) stale.push_back(m.id);
+        }
+    }
+    const int verdict = !all_written ? exit_infrastructure : not_explained.empty() ? exit_ok : exit_violation;
     if (json) {
-        nlohmann::ordered_json j{{"seed", s.seed}, {"cases", s.cases}, {"all_killed", all_killed}};
+        nlohmann::ordered_json j{{"seed", s.seed}, {"cases", s.cases}, {"all_killed", all_killed},
+                                 {"all_killed_or_explained", not_explained.empty()}};
+        j["explained_in"] = explained_file.string();
+        j["unexplained_survivors"] = not_explained;
+        j["explained_survivors"] = explained;
+        j["stale_explanations"] = stale;
         j["rule_sets"] = nlohmann::ordered_json::array();
         for (const auto& r : reports) j["rule_sets"].push_back(set_report_json(r));
         std::cout << j.dump(2) << "\n";
@@ -633,6 +667,16 @@ int cmd_mutate_rules(const Argv& argv) {
     if (reports.size() > 1) {
         std::cout << "\n";
         for (const auto& r : reports) print_score(r, std::cout);
+    }
+    if (!survivors.empty()) {
+        std::cout << "\n" << explained.size() << " of " << survivors.size() << " surviving mutations are explained in "
+                  << explained_file.string() << " (deliberate freedoms of the rules)";
+        std::cout << (not_explained.empty() ? "; every survivor is explained\n" : "; not explained:\n");
+        for (const auto& id : not_explained) std::cout << "  " << id << "\n";
+    }
+    if (!stale.empty()) {
+        std::cout << "\nstale explanations (these mutations no longer survive: remove them from " << explained_file.string() << "):\n";
+        for (const auto& id : stale) std::cout << "  " << id << "\n";
     }
     return verdict;
 }

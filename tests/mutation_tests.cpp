@@ -8,6 +8,8 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <sys/wait.h>
 #include <vector>
@@ -308,6 +310,44 @@ std::vector<ObservationRule> with_matrix_only_row() {
 }
 
 }  // namespace
+
+BOOST_AUTO_TEST_CASE(V1_mutate_rules_explained_survivors_are_deliberate_and_stale_ones_are_named) {
+    // A survivor explained in --explained is a deliberate freedom of the rules: exit 0, said so; an
+    // explanation of a mutation that no longer survives is named stale. Without them: exit 1.
+    const std::string base = "mutate-rules --rules current --row select_all.partial --cases 50 --no-shrink --json --out build/mutate-rules-test";
+    const std::string none = "build/mutate-rules-test/explained-none.json";
+    std::filesystem::create_directories("build/mutate-rules-test");
+    {
+        std::ofstream f(none);
+        f << R"({"explained": {}})";
+    }
+    const Command first = run_deskcheck(base + " --explained " + none);
+    BOOST_TEST_REQUIRE(first.exit_code == 1, first.out);
+    const auto j = nlohmann::json::parse(first.out);
+    const auto survivors = j.at("unexplained_survivors").get<std::vector<std::string>>();
+    BOOST_TEST_REQUIRE(!survivors.empty());
+    std::string killed;
+    for (const auto& m : j.at("rule_sets").at(0).at("mutants")) {
+        if (m.at("outcome") == "killed") killed = m.at("id").get<std::string>();
+    }
+    const std::string all = "build/mutate-rules-test/explained-all.json";
+    {
+        nlohmann::json e;
+        for (const auto& id : survivors) e["explained"][id] = "a freedom, for the test";
+        if (!killed.empty()) e["explained"][killed] = "stale, for the test";
+        std::ofstream f(all);
+        f << e.dump();
+    }
+    const Command second = run_deskcheck(base + " --explained " + all);
+    BOOST_TEST(second.exit_code == 0, second.out);
+    const auto k = nlohmann::json::parse(second.out);
+    BOOST_TEST(k.at("all_killed_or_explained") == true);
+    BOOST_TEST(k.at("all_killed") == false);
+    BOOST_TEST(k.at("explained_survivors").size() == survivors.size());
+    if (!killed.empty()) BOOST_TEST(k.at("stale_explanations").dump().find(killed) != std::string::npos, k.dump());
+    const Command unreadable = run_deskcheck(base + " --explained build/mutate-rules-test/no-such-file.json");
+    BOOST_TEST(unreadable.exit_code == 2);
+}
 
 BOOST_AUTO_TEST_CASE(O1_mutate_rules_lists_every_mutation_of_each_observation_row) {
     BOOST_TEST(observation_operations_of_row(0) ==
