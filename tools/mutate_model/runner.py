@@ -559,6 +559,7 @@ def main(argv: List[str]) -> int:
     # R0 campaign or a host/ command does.
     slices_of: Dict[int, Dict[str, List[int]]] = {}
     other_reach: Dict[int, bool] = {}
+    reach_of_command: Dict[Tuple[str, str], set] = {(kind, name): got for kind, name, got in reached_by}
     for kind, name, got in reached_by:
         mm = re.match(r"run --rules (\S+) --first-case (\d+)$", name)
         for mid in got:
@@ -615,8 +616,11 @@ def main(argv: List[str]) -> int:
     started = time.monotonic()
 
     def mutant_commands(m: sc.Mutant, digests_dir: Optional[str] = None) -> List[Tuple[str, List[str]]]:
-        if m.file.startswith("host/") or a.test_cmd:
+        if a.test_cmd:
             return commands.for_file(m.file, a.seed, digests_dir)
+        if m.file.startswith("host/"):
+            # Only the commands that reach it (the crash run costs a process per kill point).
+            return [c for c in commands.for_file(m.file, a.seed, digests_dir) if m.id in reach_of_command.get(("host", c[0]), set())]
         p = plan_of(m)
         return commands.for_file(m.file, a.seed, digests_dir, runs=p["runs"], r0=p["r0"])
 
