@@ -160,6 +160,10 @@ struct RuleSet {
     // The promise an action declares (V-9); the rule rows check only that.
     Promise (*promise_of)(const ActionFacts&);
     std::span<const Rule> rules;
+    // The rule set's stated hotkey promise, as data the checks read (V-4, V-9): true, a hotkey
+    // promises the reading of its intent (save: the unsaved marker; edit: the value; navigation:
+    // the selection; focus and others: nothing); false, the value or the selection, as published.
+    bool hotkeys_promise_their_intent = false;
 };
 
 // Evaluates the rows of the action's kind in order; the first that holds decides. When no row

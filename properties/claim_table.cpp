@@ -104,7 +104,7 @@ const std::array rows{
              +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return !ev(s).changes.empty(); }, [](StepReport& s) { ev(s).changes.clear(); }); }),
     row("Evidence", "promise", K::Claim, "what the action promised to change (V-9), from the action alone", rmgt,
              +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return ev(s).promise == Promise::Nothing; }, [](StepReport& s) { ev(s).promise = Promise::ValueChanged; }); },
-             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return ev(s).promise != Promise::Nothing; }, [](StepReport& s) { ev(s).promise = Promise::Nothing; }); }, "both: the promise is not re-derived from the action and the rule set's stated promises"),
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return ev(s).promise != Promise::Nothing; }, [](StepReport& s) { ev(s).promise = Promise::Nothing; }); }, "both: judged (expected_promise: the SPEC and the rule set's stated hotkey promise) only on steps that reached a verdict; a step that ended on an error is not asked"),
     row("Evidence", "rule", K::Account, "the deciding rule row's id: the verdict it gives is the claim (mutate-rules judges the rows)", ""),
     row("Evidence", "checks_ran", K::Account, "the rule rows tried, for a person reading the report", ""),
     row("Evidence", "checks_not_run", K::Account, "the rule rows that could not run and why, for a person", ""),

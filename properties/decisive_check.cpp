@@ -116,18 +116,6 @@ bool landed_by(const Step& s, sim::EffectKind promised, TimeMs t) {
 
 // ---- hotkeys (V-4, V-9): Confirmed when the reading the rule set promises changed by the step ----
 
-// A hotkey chord's intent, as the seed names them (V-4): written here from the scenario's keys,
-// not taken from the tool's classification.
-HotkeyIntent intent_of_keys(std::string_view keys) {
-    std::string k(keys);
-    std::transform(k.begin(), k.end(), k.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    if (k == "ctrl+s") return HotkeyIntent::Save;
-    if (k == "ctrl+z" || k == "ctrl+y" || k == "ctrl+x" || k == "ctrl+v" || k == "delete" || k == "backspace") return HotkeyIntent::Edit;
-    if (k == "home" || k == "end" || k == "ctrl+home" || k == "ctrl+end") return HotkeyIntent::Navigate;
-    if (k == "tab" || k == "shift+tab") return HotkeyIntent::Focus;
-    return HotkeyIntent::Other;
-}
-
 struct PromisedReading {
     std::string_view field;      // the read's field
     sim::EffectKind effect;      // the step's own effect that changes it
@@ -145,20 +133,17 @@ std::vector<PromisedReading> readings_of(Promise p) {
     }
 }
 
-// A hotkey left Unknown although a reading its rule set promises (the rule set's stated promise,
-// as data) was read clean before the delivery and clean, settled, after it, and changed by the
+// A hotkey left Unknown although a reading its rule set promises (expected_promise: the SPEC and
+// the rule set's stated hotkey promise, as data) was read clean before the delivery and clean, settled, after it, and changed by the
 // step's own effect with nobody else touching it: the evidence said Confirmed (V-4). Absent is
 // never demanded of a hotkey: "nothing changed" is Unknown (V-4).
 std::optional<std::string> hotkey_withheld(const Step& s) {
     const auto& st = s.step();
-    if (st.kind != sim::StepKind::Hotkey || !st.control || s.run.rules_promise_of == nullptr) return std::nullopt;
+    if (st.kind != sim::StepKind::Hotkey || !st.control) return std::nullopt;
     const sim::Control* control = control_in(s.scenario, st.window, *st.control);
     if (control == nullptr || control->kind != sim::ControlKind::Edit) return std::nullopt;
     if (promised_effect(s.scenario, st) == sim::EffectKind::SelectionChanged) return std::nullopt;  // Ctrl+A: V-3, judged below
     if (s.report.index >= s.run.requests.size() || !s.run.requests[s.report.index].ref) return std::nullopt;  // V-8
-    ActionFacts facts;
-    facts.kind = ActionKind::Hotkey;
-    facts.intent = intent_of_keys(st.keys);
     const auto delivered = delivered_attempts(s);
     if (delivered.empty()) return std::nullopt;
     const auto& truth = s.run.truth();
@@ -166,7 +151,7 @@ std::optional<std::string> hotkey_withheld(const Step& s) {
                               s.run.sim->feed_latency_ms(st.window);
     // Every reading the promise names must have been read clean before and clean, settled, after
     // (V-4: "value unreadable -> Unknown"), and one of them changed by the step's own effect.
-    const std::vector<PromisedReading> readings = readings_of(s.run.rules_promise_of(facts));
+    const std::vector<PromisedReading> readings = readings_of(expected_promise(s.scenario, st, true, s.run.rules_hotkeys_by_intent));
     std::optional<std::string> withheld;
     for (const PromisedReading& p : readings) {
         const auto of_it = [&](const sim::Read& r) {

@@ -77,4 +77,56 @@ bool has_control_keys(std::string_view text) {
     });
 }
 
+namespace {
+std::string lowered(std::string_view text) {
+    std::string k(text);
+    std::transform(k.begin(), k.end(), k.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return k;
+}
+}  // namespace
+
+HotkeyIntent intent_of_keys(std::string_view keys) {
+    const std::string k = lowered(keys);
+    if (k == "ctrl+s" || k == "control+s") return HotkeyIntent::Save;
+    for (const auto* e : {"ctrl+z", "ctrl+y", "ctrl+x", "ctrl+v", "ctrl+shift+z", "delete", "backspace"}) {
+        if (k == e) return HotkeyIntent::Edit;
+    }
+    for (const auto* n : {"home", "end", "left", "right", "up", "down", "ctrl+home", "ctrl+end", "shift+home", "shift+end"}) {
+        if (k == n) return HotkeyIntent::Navigate;
+    }
+    if (k == "tab" || k == "shift+tab") return HotkeyIntent::Focus;
+    return HotkeyIntent::Other;
+}
+
+Promise expected_promise(const sim::Scenario& s, const sim::Step& step, bool has_ref, bool hotkeys_by_intent) {
+    switch (step.kind) {
+        case sim::StepKind::Type: return has_ref ? Promise::ValueContainsText : Promise::Nothing;  // V-5, V-6; V-8
+        case sim::StepKind::Hotkey: {
+            if (!has_ref) return Promise::Nothing;
+            const std::string k = lowered(step.keys);
+            if (k == "ctrl+a" || k == "control+a") return Promise::SelectionCoversText;  // V-3
+            if (!hotkeys_by_intent) return Promise::ValueOrSelectionChanged;               // V-4 as published
+            switch (intent_of_keys(step.keys)) {
+                case HotkeyIntent::Save: return Promise::DirtyCleared;
+                case HotkeyIntent::Edit: return Promise::ValueChanged;
+                case HotkeyIntent::Navigate: return Promise::SelectionChanged;
+                case HotkeyIntent::Focus:
+                case HotkeyIntent::Other: return Promise::Nothing;
+            }
+            return Promise::Nothing;
+        }
+        case sim::StepKind::Click: {
+            // V-7: a control with a readable toggle, expand or selection state, by its UIA role.
+            const sim::Control* c = has_ref ? control_anywhere(s, step.control).control : nullptr;
+            if (c == nullptr) return Promise::Nothing;
+            const std::string& role = c->role;
+            if (role == "CheckBox" || role == "ToggleButton" || role == "Toggle") return Promise::StateFlipped;
+            if (role == "TreeItem" || role == "Expander" || role == "Group.Expander") return Promise::StateFlipped;
+            if (role == "ListItem" || role == "TabItem" || role == "RadioButton") return Promise::ItemSelected;
+            return Promise::Nothing;  // V-8: a plain button
+        }
+        default: return Promise::Nothing;  // clicks by coordinates, launches, observations
+    }
+}
+
 }  // namespace deskcheck::props

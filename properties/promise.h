@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/verdict.h"
 #include "sim/ground_truth.h"
 #include "sim/scenario.h"
 
@@ -26,6 +27,14 @@ HeldControl control_anywhere(const sim::Scenario& s, std::optional<ElementId> id
 // Ctrl+A on it changes the selection, a click on a toggle / expander / list item flips or selects
 // it. Nothing for anything else (plain buttons, other hotkeys, clicks by coordinates).
 std::optional<sim::EffectKind> promised_effect(const sim::Scenario& s, const sim::Step& step);
+
+// V-9: what a step that reached its element promises, read from the scenario (the step's kind and
+// keys, the control's UIA role, whether the agent had a ref) and the rule set's stated hotkey
+// promise (as data) — written from the SPEC (V-3..V-8), not taken from the tool's classification.
+Promise expected_promise(const sim::Scenario& s, const sim::Step& step, bool has_ref, bool hotkeys_by_intent);
+
+// A hotkey chord's intent, as the seed names them (V-4), from the keys alone.
+HotkeyIntent intent_of_keys(std::string_view keys);
 
 // The fields of the element whose readings tell whether that promise held (sim's Read::field).
 std::vector<std::string_view> deciding_fields(sim::EffectKind promised);

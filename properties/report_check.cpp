@@ -240,6 +240,20 @@ Lie delivery_lie(const Claim& c) {
     return std::nullopt;
 }
 
+// V-9, P-1: the promise a judged step reports is the one its action makes — read from the scenario
+// and the rule set's stated hotkey promise (expected_promise), both ways: a promise the step does not
+// make, or none where it makes one.
+Lie promise_lie(const Claim& c) {
+    if (!c.report.result.verdict) return std::nullopt;  // ended before it judged (an error)
+    const std::size_t i = c.report.index;
+    const bool has_ref = i < c.run.requests.size() && c.run.requests[i].ref.has_value();
+    const Promise expected = expected_promise(c.scenario, c.scenario_step(), has_ref, c.run.rules_hotkeys_by_intent);
+    const Promise said = c.report.result.evidence.promise;
+    if (said == expected) return std::nullopt;
+    return c.name() + " reports the promise '" + std::string(to_string(said)) + "', but the action promises '" +
+           std::string(to_string(expected)) + "' (V-9)";
+}
+
 // P-1: `changes` names exactly the readings that differ between the before and after it quotes
 // (those quotes are held against the reads by readback_lie): "NAME" when both were read and
 // differ, "NAME: (unreadable)" when one of the two was not read.
@@ -645,6 +659,7 @@ CheckResult report_matches_ground_truth(const sim::Scenario& scenario, const Run
             if (!lie) lie = readback_lie(c);
             if (!lie) lie = changes_lie(c);
             if (!lie) lie = settle_lie(c);
+            if (!lie) lie = promise_lie(c);
             if (!lie) lie = step_foreground_lie(c);
             const WriteOutcome w = lie ? WriteOutcome{} : write_outcome_lie(c);
             if (!lie) lie = w.lie;

@@ -268,7 +268,7 @@ public:
         const RuleSet& rules = options_.rules != nullptr ? *options_.rules : rules_for(scenario_);
         out_.rules = std::string(rules.name);
         out_.rules_settle = rules.settles;
-        out_.rules_promise_of = rules.promise_of;
+        out_.rules_hotkeys_by_intent = rules.hotkeys_promise_their_intent;
         out_.config = with_mutation(options_.tool, options_.mutation);
         out_.batch_mode = scenario_.batch;
         out_.foreground_at_start = desk.foreground();

@@ -108,9 +108,8 @@ struct RunResult {
     // The rule set's stated promise, as data the checks read (D-3): it waits until the app's
     // declared bound has passed before it decides, rather than trusting one immediate read.
     bool rules_settle = false;
-    // The rule set's stated promise of an action (V-9), as data the checks may ask with facts they
-    // built themselves from the scenario (verdict_decisive: which reading a hotkey promises).
-    Promise (*rules_promise_of)(const ActionFacts&) = nullptr;
+    // The rule set's stated hotkey promise, as data (RuleSet::hotkeys_promise_their_intent).
+    bool rules_hotkeys_by_intent = false;
     ToolConfig config;                       // the tool's configuration in this run (checks read its bounds here)
     bool batch_mode = true;
     std::vector<Request> requests;           // index = scenario step (launch steps: kind Observe, unused)

@@ -130,3 +130,37 @@ BOOST_AUTO_TEST_CASE(F2_a_foreground_claim_of_no_shape_is_caught) {
     BOOST_TEST(without_by >= 3u);
     BOOST_TEST(without_borrow >= 3u);
 }
+
+BOOST_AUTO_TEST_CASE(V9_a_promise_the_step_does_not_make_is_caught_both_ways) {
+    // The promise a judged step reports is its action's (expected_promise): one left out (Nothing
+    // where the action promises a reading) and one made up (a reading where it promises nothing)
+    // are both caught, on real runs of both rule sets.
+    std::uint32_t left_out = 0;
+    std::uint32_t made_up = 0;
+    for (const RuleSet* rules : {&current_rules(), &published_rules()}) {
+        RunOptions options;
+        options.rules = rules;
+        options.agent_retries = true;
+        sim::Prng seeds(9);
+        for (std::uint32_t i = 0; i < 300; ++i) {
+            sim::Prng rng(seeds.next());
+            sim::Scenario scenario = sim::build_scenario_from_prng(rng);
+            scenario.rules = std::string(rules->name);
+            RunResult run = run_scenario(scenario, options);
+            if (report_matches_ground_truth(scenario, run).status == CheckStatus::Violated) continue;
+            for (auto& step : run.steps) {
+                if (!step.result.verdict) continue;
+                Promise& p = step.result.evidence.promise;
+                const Promise kept = p;
+                p = kept == Promise::Nothing ? Promise::ValueChanged : Promise::Nothing;
+                const CheckResult r = report_matches_ground_truth(scenario, run);
+                BOOST_TEST((r.status == CheckStatus::Violated && r.violation->explanation.find("reports the promise") != std::string::npos));
+                ++(kept == Promise::Nothing ? made_up : left_out);
+                p = kept;
+                break;
+            }
+        }
+    }
+    BOOST_TEST(left_out >= 10u);
+    BOOST_TEST(made_up >= 10u);
+}
