@@ -19,7 +19,6 @@
 //     between the step's start and its last deciding read;
 //   - D-3: an effect of this step landed after its last read (beyond the declared bound: S-7).
 #include <algorithm>
-#include <cctype>
 #include <string>
 
 #include "properties/checks.h"

@@ -7,9 +7,15 @@
 namespace deskcheck::props {
 namespace {
 
-bool select_all_keys(std::string keys) {
-    for (auto& ch : keys) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    return keys == "ctrl+a" || keys == "control+a";
+std::string lowered(std::string_view text) {
+    std::string k(text);
+    std::transform(k.begin(), k.end(), k.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return k;
+}
+
+bool select_all_keys(std::string_view keys) {
+    const std::string k = lowered(keys);
+    return k == "ctrl+a" || k == "control+a";
 }
 
 }  // namespace
@@ -77,14 +83,6 @@ bool has_control_keys(std::string_view text) {
     });
 }
 
-namespace {
-std::string lowered(std::string_view text) {
-    std::string k(text);
-    std::transform(k.begin(), k.end(), k.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return k;
-}
-}  // namespace
-
 HotkeyIntent intent_of_keys(std::string_view keys) {
     const std::string k = lowered(keys);
     if (k == "ctrl+s" || k == "control+s") return HotkeyIntent::Save;
@@ -103,8 +101,7 @@ Promise expected_promise(const sim::Scenario& s, const sim::Step& step, bool has
         case sim::StepKind::Type: return has_ref ? Promise::ValueContainsText : Promise::Nothing;  // V-5, V-6; V-8
         case sim::StepKind::Hotkey: {
             if (!has_ref) return Promise::Nothing;
-            const std::string k = lowered(step.keys);
-            if (k == "ctrl+a" || k == "control+a") return Promise::SelectionCoversText;  // V-3
+            if (select_all_keys(step.keys)) return Promise::SelectionCoversText;  // V-3
             if (!hotkeys_by_intent) return Promise::ValueOrSelectionChanged;               // V-4 as published
             switch (intent_of_keys(step.keys)) {
                 case HotkeyIntent::Save: return Promise::DirtyCleared;
