@@ -411,6 +411,8 @@ constexpr MutationRow mutation_rows[] = {
     {Mutation::RetryClaimDropped, "report_matches_ground_truth"},
     {Mutation::RetryClaimMadeUp, "report_matches_ground_truth"},
     {Mutation::EscalateEveryDependency, "dependent_step_only_after_observed"},
+    {Mutation::PostedClickToButtons, "input_fits_the_control"},
+    {Mutation::BorrowForEveryWindow, "input_fits_the_control"},
 };
 static_assert(std::size(mutation_rows) == static_cast<std::size_t>(last_mutation),
               "every tool mutation but None has a row");

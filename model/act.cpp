@@ -107,11 +107,12 @@ Input make_input(const Request& r, const detail::Plan& plan, const Target& t, co
     in.method = plan.method;
     in.window = t.node != nullptr && t.window != no_window ? t.window : r.target;
     if (t.node != nullptr) in.element = t.node->id;
+    if (plan.element) in.element = plan.element;  // a coordinate click sent as a click message (E-4)
     in.step = r.step;
     in.idempotency_key = hooks.key_sent(r);  // W-2
     if (r.kind == RequestKind::Type) in.text = r.text;
     if (r.kind == RequestKind::Hotkey) in.keys = r.keys;
-    std::optional<Point> physical = r.kind == RequestKind::ClickAt ? r.point : std::nullopt;
+    std::optional<Point> physical = r.kind == RequestKind::ClickAt && !plan.element ? r.point : std::nullopt;
     if (r.kind == RequestKind::Click && t.node != nullptr &&
         (plan.method == DeliveryMethod::PostedClick || plan.method == DeliveryMethod::RealInput)) {
         physical = centre(t.node->bounds);
@@ -378,7 +379,16 @@ std::optional<Error> Tool::step_pre_checks(Step& s) {
     before_read_at_ = desktop_.now_ms();
     s.before = node != nullptr ? hooks_.read_state(desktop_, r.target, node->id, rep.kind, rep.facts.click_state) : Snapshot{};
     s.ev.before = s.before;
-    s.plan = detail::choose_delivery(*s.window, node, r, rep.facts);
+    // E-4: a coordinate click on a window that takes input in the background goes to the element at
+    // its point, when that is a classic button (it ignores a posted click while inactive).
+    TreePtr hit_tree;
+    const ElementNode* hit = nullptr;
+    if (r.kind == RequestKind::ClickAt && r.point && s.window->framework != Framework::Wpf) {
+        hit_tree = desktop_.element_tree(r.target);
+        hit = detail::element_at(*hit_tree, *r.point);
+    }
+    s.plan = hooks_.plan_delivery(*s.window, r.kind == RequestKind::ClickAt ? hit : node, r, rep.facts);
+    if (s.plan.element) rep.element = s.plan.element;  // the element the click message goes to (E-3)
     return std::nullopt;
 }
 

@@ -94,13 +94,37 @@ Plan choose_delivery(const WindowInfo& w, const ElementNode* node, const Request
             if (wpf) return {DeliveryMethod::RealInput, true};
             return {DeliveryMethod::PostedClick, false};
         case RequestKind::ClickAt:
-            // A real click on a WPF window needs the foreground; others take a posted click.
+            // A real click on a WPF window needs the foreground; a classic button at the point takes
+            // a click message (a posted click on an inactive window does not click it); others take
+            // a posted click.
             if (wpf) return {DeliveryMethod::RealInput, true};
+            if (node && classic_button(*node)) return {DeliveryMethod::ClickMessage, false, node->id};
             return {DeliveryMethod::PostedClick, false};
         case RequestKind::Observe:
             return {DeliveryMethod::PostedKeys, false};
     }
     return {DeliveryMethod::PostedKeys, false};
+}
+
+const ElementNode* element_at(const ElementTree& tree, Point physical) {
+    const ElementNode* best = nullptr;
+    std::size_t best_depth = 0;
+    // Depth-first in tree order from the root (node 0), bounded by the node count.
+    std::vector<std::pair<std::uint32_t, std::size_t>> stack;
+    if (!tree.nodes.empty()) stack.emplace_back(0, 0);
+    for (std::size_t visits = 0; !stack.empty() && visits < tree.nodes.size(); ++visits) {
+        const auto [index, depth] = stack.back();
+        stack.pop_back();
+        const ElementNode& n = tree.nodes[index];
+        if (n.bounds.contains(physical) && (best == nullptr || depth >= best_depth)) {
+            best = &n;
+            best_depth = depth;
+        }
+        for (auto it = n.children.rbegin(); it != n.children.rend(); ++it) {
+            if (*it < tree.nodes.size()) stack.emplace_back(*it, depth + 1);
+        }
+    }
+    return best;
 }
 
 }  // namespace detail

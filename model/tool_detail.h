@@ -4,6 +4,7 @@
 #include "model/guard.h"
 #include <vector>
 #include "model/tool.h"
+#include "model/tool_hooks.h"
 
 namespace deskcheck {
 // The batch's held borrow (F-5): the first step that borrows keeps the window in front.
@@ -22,14 +23,15 @@ struct Tool::Hold {
 
 namespace deskcheck::detail {
 
-struct Plan {
-    DeliveryMethod method = DeliveryMethod::PostedKeys;
-    bool needs_foreground = false;
-};
+using Plan = DeliveryPlan;  // model/tool_hooks.h
 
 GuardConfig guard_config(const ToolConfig& c, const GiveBackPolicy& give_back);
 ClickState click_state_of_role(const std::string& role);
 ActionFacts facts_of(const Request& r, const ElementNode* node);
+// `node`: the element acted on (a ref's), or for a coordinate click the element at its point.
 Plan choose_delivery(const WindowInfo& w, const ElementNode* node, const Request& r, const ActionFacts& f);
+// The deepest element whose bounds hold the physical point (the later one in tree order among
+// equals), as a window's hit test finds the child that receives a click; nullptr: none.
+const ElementNode* element_at(const ElementTree& tree, Point physical);
 
 }  // namespace deskcheck::detail

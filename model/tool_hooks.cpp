@@ -1,4 +1,5 @@
 #include "model/tool_hooks.h"
+#include "model/tool_detail.h"
 
 #include "model/write.h"
 
@@ -59,6 +60,11 @@ bool ToolHooks::may_retry(WriteOutcome outcome, bool has_idempotency_key) const 
 }
 
 std::optional<std::string> ToolHooks::key_sent(const Request& request) const { return request.idempotency_key; }
+
+DeliveryPlan ToolHooks::plan_delivery(const WindowInfo& window, const ElementNode* node, const Request& request,
+                                      const ActionFacts& facts) const {
+    return detail::choose_delivery(window, node, request, facts);
+}
 
 std::string_view to_string(Mark m) {
     switch (m) {

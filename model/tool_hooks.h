@@ -19,6 +19,17 @@
 
 namespace deskcheck {
 
+// E-4, F-7: how an input reaches its control, and whether its window needs the foreground.
+struct DeliveryPlan {
+    DeliveryPlan() = default;
+    DeliveryPlan(DeliveryMethod m, bool foreground, std::optional<ElementId> e = std::nullopt)
+        : method(m), needs_foreground(foreground), element(e) {}
+    DeliveryMethod method = DeliveryMethod::PostedKeys;
+    bool needs_foreground = false;
+    // A coordinate click the tool turned into a click message (E-4): the classic button at the point.
+    std::optional<ElementId> element;
+};
+
 class ToolHooks : public GiveBackPolicy {
 public:
     // The tool as specified: every hook at its default.
@@ -50,6 +61,10 @@ public:
     virtual bool proceeds_on(const ObservationJudgement& judgement) const;
     // W-2: the one retry rule (may_retry_write, model/write.h).
     virtual bool may_retry(WriteOutcome outcome, bool has_idempotency_key) const;
+    // E-4, F-7: the delivery of a step's input, chosen per control (`node`: the element acted on, or
+    // for a coordinate click the element at its point) — detail::choose_delivery, as specified.
+    virtual DeliveryPlan plan_delivery(const WindowInfo& window, const ElementNode* node, const Request& request,
+                                       const ActionFacts& facts) const;
     // W-2: the idempotency key delivered with a step's input (the request's own, as specified).
     virtual std::optional<std::string> key_sent(const Request& request) const;
 };

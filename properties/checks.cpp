@@ -914,6 +914,26 @@ std::optional<Violation> element_click_missed(const sim::Scenario& scenario, con
                      "the click on " + w_e(step.window, step.control) + " hit " + w_e(d.hit_window, d.hit_element) + " (E-5)"};
 }
 
+// A coordinate click the tool sent as a click message (E-4): to the target window, to the control
+// the step meant when it names one, else to a control of the target whose bounds hold the point.
+std::optional<Violation> click_message_missed(const sim::Scenario& scenario, const sim::DeliveredInput& d,
+                                              const sim::Step& step) {
+    const auto k = static_cast<std::uint32_t>(d.step);
+    const sim::Window* w = scenario_window(scenario, step.window);
+    const sim::Control* c = nullptr;
+    if (w != nullptr && d.element) {
+        for (const auto& x : w->controls) {
+            if (x.id == *d.element) c = &x;
+        }
+    }
+    const bool meant = step.control ? d.element == step.control : c != nullptr && c->bounds.contains(*step.point);
+    if (d.window == step.window && c != nullptr && meant) return std::nullopt;
+    return Violation{"click_lands_on_target", k,
+                     "the click meant for physical (" + std::to_string(step.point->x) + "," + std::to_string(step.point->y) +
+                         ") on w" + std::to_string(step.window) + " was sent as a click message to " + w_e(d.window, d.element) +
+                         ", not the control at the point (E-4, E-5)"};
+}
+
 CheckResult click_lands_on_target(const sim::Scenario& scenario, const RunResult& run) {
     std::uint32_t judged = 0;
     for (const auto& d : run.truth().delivered) {
@@ -926,6 +946,13 @@ CheckResult click_lands_on_target(const sim::Scenario& scenario, const RunResult
         }
         if (step.kind != sim::StepKind::ClickAt || !step.point) continue;
         const auto k = static_cast<std::uint32_t>(d.step);
+        if (d.method == DeliveryMethod::ClickMessage) {
+            // E-4: a coordinate click sent as a click message to the element at the point — it
+            // lands nowhere on the screen; the element is the one the scenario has under the point.
+            if (auto v = click_message_missed(scenario, d, step)) return CheckResult::violated(v->property, v->step, v->explanation);
+            ++judged;
+            continue;
+        }
         const WindowId on_top = d.on_top.value_or(d.hit_window);
         const bool rounded = d.landed && !(*d.landed == *step.point);
         if (on_top != step.window && !related(scenario, on_top, step.window) && rounded) {
@@ -1091,7 +1118,7 @@ CheckResult deterministic(const sim::Scenario& scenario, const RunOptions& given
 // ---- the table ----------------------------------------------------------------------------------
 
 namespace {
-constexpr std::array<NamedCheck, 10> checks{
+constexpr std::array<NamedCheck, 11> checks{
     NamedCheck{"no_resend_after_unknown", "B-2 W-2", no_resend_after_unknown},
     NamedCheck{"batch_stops_at_first_failure", "B-1", batch_stops_at_first_failure},
     NamedCheck{"foreground_returned", "F-1..F-6", foreground_returned},
@@ -1101,6 +1128,7 @@ constexpr std::array<NamedCheck, 10> checks{
     NamedCheck{"report_matches_ground_truth", "P-1 F-2 W-1 W-3", report_matches_ground_truth},
     NamedCheck{"verdict_decisive", "V-1 V-3 V-5 V-7 D-3", verdict_decisive},
     NamedCheck{"dependent_step_only_after_observed", "B-3 O-4 W-4", dependent_step_only_after_observed},
+    NamedCheck{"input_fits_the_control", "E-4 F-7", input_fits_the_control},
     NamedCheck{"deterministic", "S-1", nullptr},
 };
 }  // namespace

@@ -83,6 +83,12 @@ CheckResult report_matches_ground_truth(const sim::Scenario& scenario, const Run
 // Unknown (the documented exceptions: properties/decisive_check.cpp). (properties/decisive_check.cpp)
 CheckResult verdict_decisive(const sim::Scenario& scenario, const RunResult& run);
 
+// E-4, F-7: every input the tool sent was one its control accepts (the app neither refused nor
+// ignored it), unless another hand changed the foreground or removed the control while the step
+// ran; and the tool took the foreground only for a window whose app ignores input in the background
+// (WPF/WinUI-like). (properties/delivery_check.cpp)
+CheckResult input_fits_the_control(const sim::Scenario& scenario, const RunResult& run);
+
 // S-1: the same scenario run twice gives byte-identical traces and reports.
 CheckResult deterministic(const sim::Scenario& scenario, const RunOptions& options);
 

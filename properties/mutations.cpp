@@ -120,6 +120,26 @@ public:
     bool proceeds_on(const ObservationJudgement&) const override { return false; }
 };
 
+// E-4 broken: a classic button gets a posted click (ignored while its window is inactive).
+class PostedClickToButtons final : public ToolHooks {
+public:
+    DeliveryPlan plan_delivery(const WindowInfo& w, const ElementNode* node, const Request& r, const ActionFacts& f) const override {
+        DeliveryPlan p = ToolHooks::plan_delivery(w, node, r, f);
+        if (p.method == DeliveryMethod::ClickMessage) p = DeliveryPlan{DeliveryMethod::PostedClick, false};
+        return p;
+    }
+};
+
+// F-7 broken the other way: every step takes the foreground, whatever its control needs.
+class BorrowForEveryWindow final : public ToolHooks {
+public:
+    DeliveryPlan plan_delivery(const WindowInfo& w, const ElementNode* node, const Request& r, const ActionFacts& f) const override {
+        DeliveryPlan p = ToolHooks::plan_delivery(w, node, r, f);
+        p.needs_foreground = true;
+        return p;
+    }
+};
+
 class RetryUnknownWrite final : public ToolHooks {
 public:
     bool may_retry(WriteOutcome outcome, bool has_key) const override {
@@ -160,6 +180,8 @@ ToolConfig with_mutation(ToolConfig config, Mutation m) {
         case Mutation::ProceedOnNeedsEvidence: config.hooks = instance<ProceedOnNeedsEvidence>(); break;
         case Mutation::EscalateEveryDependency: config.hooks = instance<EscalateEveryDependency>(); break;
         case Mutation::RetryUnknownWrite: config.hooks = instance<RetryUnknownWrite>(); break;
+        case Mutation::PostedClickToButtons: config.hooks = instance<PostedClickToButtons>(); break;
+        case Mutation::BorrowForEveryWindow: config.hooks = instance<BorrowForEveryWindow>(); break;
         case Mutation::DropIdempotencyKey: config.hooks = instance<DropIdempotencyKey>(); break;
         case Mutation::RetryClaimDropped: config.hooks = instance<RetryClaimDropped>(); break;
         case Mutation::RetryClaimMadeUp: config.hooks = instance<RetryClaimMadeUp>(); break;

@@ -34,8 +34,10 @@ enum class Mutation : std::uint8_t {
     RetryClaimDropped,         // the guard's report leaves out the F24 retry it made (F-1 claim left out)
     RetryClaimMadeUp,          // the guard's report claims an F24 retry it never made (F-1 claim made up)
     EscalateEveryDependency,   // every dependent step escalates, whatever its boundary saw (B-3: sound, useless)
+    PostedClickToButtons,      // a classic button gets a posted click, not a click message (E-4 broken)
+    BorrowForEveryWindow,      // every step takes the foreground, whatever the control needs (F-7 broken)
 };
-inline constexpr Mutation last_mutation = Mutation::EscalateEveryDependency;
+inline constexpr Mutation last_mutation = Mutation::BorrowForEveryWindow;
 
 namespace detail {
 inline constexpr std::array<std::string_view, static_cast<std::size_t>(last_mutation) + 1> mutation_name_table{
@@ -59,6 +61,8 @@ inline constexpr std::array<std::string_view, static_cast<std::size_t>(last_muta
     "retry_claim_dropped",
     "retry_claim_made_up",
     "escalate_every_dependency",
+    "posted_click_to_buttons",
+    "borrow_for_every_window",
 };
 }  // namespace detail
 

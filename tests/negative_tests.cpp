@@ -249,6 +249,12 @@ constexpr ReportProof report_proofs[] = {
     // B-3 progress: no dependent step ever goes ahead, though its boundary read showed the write.
     {"B3_escalate_every_dependency", Mutation::EscalateEveryDependency, "dependent_step_only_after_observed",
      "the evidence said go ahead", cases_max, 1, 2},
+    // E-4: a classic button gets a posted click, which it ignores while its window is inactive.
+    {"E4_posted_click_to_buttons", Mutation::PostedClickToButtons, "input_fits_the_control",
+     "a classic button ignores a posted click while inactive", cases_max, 2, 1},
+    // F-7: every step takes the foreground, though only WPF/WinUI-like apps need it.
+    {"F7_borrow_for_every_window", Mutation::BorrowForEveryWindow, "input_fits_the_control",
+     "only WPF/WinUI-like apps need a borrow", cases_max, 2, 1},
     // W-2: the retry rule lets the agent re-send an unknown post or submit that carries no key.
     {"W2_retry_unknown_write", Mutation::RetryUnknownWrite, "no_resend_after_unknown", "non-idempotent", cases_max, 1, 1},
     // W-2: the key never reaches the desktop, so the agent's harmless repeat posts twice.
