@@ -41,3 +41,13 @@ namespace deskcheck::props {
 ClaimJudgement batch_report_claims(const sim::Scenario& scenario, const RunResult& run, const Segment& seg);
 
 }  // namespace deskcheck::props
+
+namespace deskcheck::props {
+
+// P-1, E-2, E-3, E-5, F-1, F-6, B-3: the error a step report ends on (its kind) states a fact the
+// ledger or the scenario shows, and a delivery the desktop failed, refused or threw on is not hidden
+// behind another ending. (properties/error_check.cpp)
+std::optional<std::string> step_error_lie(const sim::Scenario& scenario, const RunResult& run, const StepReport& report,
+                                          const StepTiming& timing, const Segment& segment);
+
+}  // namespace deskcheck::props

@@ -82,7 +82,7 @@ const std::array rows{
     row("ToolResult", "error", K::Claim, "an execution error happened (what: Error.kind)", "batch_stops_at_first_failure report_matches_ground_truth",
              +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return !s.result.error; }, [](StepReport& s) { s.result.error = Error{ErrorKind::DeliveryFailed, "made up"}; }); },
              +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return s.result.error.has_value(); }, [](StepReport& s) { s.result.error.reset(); }); }),
-    row("Error", "kind", K::Claim, "which failure: the ref's window, occlusion, a refused front, a failed or thrown delivery, ...", rmgt,
+    row("Error", "kind", K::Claim, "which failure, each a fact of the ledger or the request: a failed or thrown delivery (both ways), the control gone, the ref's window (both ways), a hidden window, a malformed request, a refused front, a dependency (properties/error_check.cpp)", rmgt,
              +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return s.result.error && s.result.error->kind != ErrorKind::BadRequest; }, [](StepReport& s) { s.result.error->kind = ErrorKind::BadRequest; }); },
              +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return s.result.error && s.result.error->kind == ErrorKind::CrossWindowRef; }, [](StepReport& s) { s.result.error->kind = ErrorKind::ElementNotFound; }); }),
     row("Error", "detail", K::Account, "text for a person; the kind is the claim", ""),

@@ -660,6 +660,7 @@ CheckResult report_matches_ground_truth(const sim::Scenario& scenario, const Run
             if (!lie) lie = changes_lie(c);
             if (!lie) lie = settle_lie(c);
             if (!lie) lie = promise_lie(c);
+            if (!lie) lie = step_error_lie(scenario, run, report, c.timing, seg);
             if (!lie) lie = step_foreground_lie(c);
             const WriteOutcome w = lie ? WriteOutcome{} : write_outcome_lie(c);
             if (!lie) lie = w.lie;
