@@ -152,7 +152,7 @@ const std::array rows{
              +[](RunResult& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.duration_ms > 0; }, [](ForegroundEvidence& f) { f.duration_ms = 0; }); }),
     row("ForegroundEvidence", "waited_for_user_ms", K::Claim, "how long the tool waited for the user to pause before taking the front (F-1)", rmgt,
              +[](RunResult& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.borrowed && !f.waited_for_user_ms; }, [](ForegroundEvidence& f) { f.waited_for_user_ms = 500; }); },
-             +[](RunResult& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.waited_for_user_ms.has_value(); }, [](ForegroundEvidence& f) { f.waited_for_user_ms.reset(); }); }, "left_out: a wait for the user the report leaves out is not caught (the ledger has no wait record)"),
+             +[](RunResult& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.waited_for_user_ms.has_value(); }, [](ForegroundEvidence& f) { f.waited_for_user_ms.reset(); }); }),
     row("ForegroundEvidence", "held", K::Claim, "a batch kept the front for its next steps (F-5): only in a batch, with a borrow, always when a batch step borrowed and went on", rmgt,
              +[](RunResult& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.borrowed && !f.held; }, [](ForegroundEvidence& f) { f.held = true; }); },
              +[](RunResult& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.held; }, [](ForegroundEvidence& f) { f.held = false; }); }),

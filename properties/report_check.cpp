@@ -488,6 +488,28 @@ Lie foreground_lie(const sim::Scenario& s, const RunResult& run, const Range& g,
     return waited_lie(s, run, since_segment, fg, who);
 }
 
+// The desktop answered a last-input query of the step with an input under 700 ms old (SPEC F-1's
+// constant), and a request for the step's target followed later in the step: what it said, or nullopt.
+std::optional<std::string> told_busy_before_request(const Claim& c) {
+    const auto& t = c.timing;
+    const auto& truth = c.truth();
+    const WindowId target = c.report.request.target;
+    for (const auto& q : truth.idle_queries) {
+        // The step's queries: in its time, after its first request's place (a query of the step
+        // before at the same instant came before that step's own request).
+        if (q.at_ms < t.began_ms || q.at_ms > t.ended_ms || q.requests_before < t.requests_begin) continue;
+        if (q.at_ms - q.last_input_ms >= user_idle_ms_spec) continue;
+        for (std::size_t i = q.requests_before; i < t.requests_end && i < truth.foreground_requests.size(); ++i) {
+            const auto& r = truth.foreground_requests[i];
+            if (r.window == target) {
+                return "at " + t_at(q.at_ms) + " the last input was " + std::to_string(q.at_ms - q.last_input_ms) +
+                       " ms old, and the front of " + w_name(target) + " was asked for at " + t_at(r.at_ms);
+            }
+        }
+    }
+    return std::nullopt;
+}
+
 Lie step_foreground_lie(const Claim& c) {
     const auto& fg = c.report.result.evidence.foreground;
     const auto& t = c.timing;
@@ -502,6 +524,11 @@ Lie step_foreground_lie(const Claim& c) {
     if (!seg.batch && !fg.retried_after_refusal && retried_after_refusal_in(c.run, step)) {
         return c.name() + " leaves out retriedAfterRefusal: a request was refused, F24 pressed and the request made again "
                           "during the step (F-1)";
+    }
+    // F-1 the other way: the desktop told the step the user was busy (an input under 700 ms old) and
+    // a request for the target's front followed in the step: the tool waited, and says how long.
+    if (!fg.waited_for_user_ms && fg.borrowed && fg.by == "tool") {
+        if (auto busy = told_busy_before_request(c)) return c.name() + " leaves out waitedForUserMs: " + *busy + " (F-1)";
     }
     // F-5: a hold is a batch's; a batch step the tool borrowed for keeps it (unless it failed: then
     // it gave back), and says whom it owes the front to — a window that held the front in the call.

@@ -156,6 +156,14 @@ struct Read {
     std::size_t attempts_before = 0;  // how many deliver() calls had happened: orders it among them
 };
 
+// Every last_input_ms() call (F-1): when it was asked and what it answered — the time of the last
+// keyboard/mouse input of any process. A guard that was told the user is busy had to wait.
+struct IdleQuery {
+    TimeMs at_ms = 0;
+    TimeMs last_input_ms = 0;
+    std::size_t requests_before = 0;  // how many request_foreground() calls had happened: orders it among them
+};
+
 struct CursorMove {
     TimeMs at_ms = 0;
     Point to;
@@ -184,6 +192,7 @@ struct GroundTruth {
     std::vector<ForegroundChange> foreground_changes;
     std::vector<ForegroundRequest> foreground_requests;
     std::vector<Read> reads;
+    std::vector<IdleQuery> idle_queries;
     std::vector<CursorMove> cursor_moves;
     std::vector<LaunchRecord> launches;
     std::vector<FiredEvent> events;

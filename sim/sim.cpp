@@ -275,7 +275,9 @@ std::optional<ElementId> Sim::focused_element(WindowId id) {
 
 TimeMs Sim::last_input_ms() {
     settle_due();
-    return tool_last_input_ms_ ? std::max(user_last_input_ms_, *tool_last_input_ms_) : user_last_input_ms_;
+    const TimeMs last = tool_last_input_ms_ ? std::max(user_last_input_ms_, *tool_last_input_ms_) : user_last_input_ms_;
+    truth_.idle_queries.push_back(IdleQuery{now_, last, truth_.foreground_requests.size()});
+    return last;
 }
 
 std::optional<WindowId> Sim::window_at(Point physical) {
