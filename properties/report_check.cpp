@@ -488,8 +488,20 @@ Lie foreground_lie(const sim::Scenario& s, const RunResult& run, const Range& g,
     return waited_lie(s, run, since_segment, fg, who);
 }
 
+// `w` had the front since the call began, by the time `at`: when the call began, or moved there by
+// someone other than the tool. A request for it is a give-back (F-1, F-4), not a borrow.
+bool had_the_front(const Claim& c, WindowId w, TimeMs at) {
+    if (c.segment.foreground_before == w) return true;
+    const auto& changes = c.truth().foreground_changes;
+    for (std::size_t i = c.segment.changes_begin; i < changes.size() && changes[i].at_ms <= at; ++i) {
+        if (changes[i].to == w && changes[i].by != "tool") return true;
+    }
+    return false;
+}
+
 // The desktop answered a last-input query of the step with an input under 700 ms old (SPEC F-1's
-// constant), and a request for the step's target followed later in the step: what it said, or nullopt.
+// constant), and a borrow of the step's target (not a give-back) followed later in the step: what it
+// said, or nullopt.
 std::optional<std::string> told_busy_before_request(const Claim& c) {
     const auto& t = c.timing;
     const auto& truth = c.truth();
@@ -501,7 +513,7 @@ std::optional<std::string> told_busy_before_request(const Claim& c) {
         if (q.at_ms - q.last_input_ms >= user_idle_ms_spec) continue;
         for (std::size_t i = q.requests_before; i < t.requests_end && i < truth.foreground_requests.size(); ++i) {
             const auto& r = truth.foreground_requests[i];
-            if (r.window == target) {
+            if (r.window == target && !had_the_front(c, target, r.at_ms)) {
                 return "at " + t_at(q.at_ms) + " the last input was " + std::to_string(q.at_ms - q.last_input_ms) +
                        " ms old, and the front of " + w_name(target) + " was asked for at " + t_at(r.at_ms);
             }
