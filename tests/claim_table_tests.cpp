@@ -131,36 +131,47 @@ BOOST_AUTO_TEST_CASE(F2_a_foreground_claim_of_no_shape_is_caught) {
     BOOST_TEST(without_borrow >= 3u);
 }
 
+namespace {
+// Real runs of `count` generated scenarios (from `seed`) under both rule sets, with agent retries:
+// `visit` sees each run whose report holds, to tamper with one claim and ask the check again.
+template <class Visit>
+void for_each_run_whose_report_holds(std::uint64_t seed, std::uint32_t count, Visit visit) {
+    for (const RuleSet* rules : {&current_rules(), &published_rules()}) {
+        RunOptions options;
+        options.rules = rules;
+        options.agent_retries = true;
+        sim::Prng seeds(seed);
+        for (std::uint32_t i = 0; i < count; ++i) {
+            sim::Prng rng(seeds.next());
+            sim::Scenario scenario = sim::build_scenario_from_prng(rng);
+            scenario.rules = std::string(rules->name);
+            RunResult run = run_scenario(scenario, options);
+            if (report_matches_ground_truth(scenario, run).status == CheckStatus::Violated) continue;
+            visit(scenario, run);
+        }
+    }
+}
+}  // namespace
+
 BOOST_AUTO_TEST_CASE(V9_a_promise_the_step_does_not_make_is_caught_both_ways) {
     // The promise a judged step reports is its action's (expected_promise): one left out (Nothing
     // where the action promises a reading) and one made up (a reading where it promises nothing)
     // are both caught, on real runs of both rule sets.
     std::uint32_t left_out = 0;
     std::uint32_t made_up = 0;
-    for (const RuleSet* rules : {&current_rules(), &published_rules()}) {
-        RunOptions options;
-        options.rules = rules;
-        options.agent_retries = true;
-        sim::Prng seeds(9);
-        for (std::uint32_t i = 0; i < 300; ++i) {
-            sim::Prng rng(seeds.next());
-            sim::Scenario scenario = sim::build_scenario_from_prng(rng);
-            scenario.rules = std::string(rules->name);
-            RunResult run = run_scenario(scenario, options);
-            if (report_matches_ground_truth(scenario, run).status == CheckStatus::Violated) continue;
-            for (auto& step : run.steps) {
-                if (!step.result.verdict) continue;
-                Promise& p = step.result.evidence.promise;
-                const Promise kept = p;
-                p = kept == Promise::Nothing ? Promise::ValueChanged : Promise::Nothing;
-                const CheckResult r = report_matches_ground_truth(scenario, run);
-                BOOST_TEST((r.status == CheckStatus::Violated && r.violation->explanation.find("reports the promise") != std::string::npos));
-                ++(kept == Promise::Nothing ? made_up : left_out);
-                p = kept;
-                break;
-            }
+    for_each_run_whose_report_holds(9, 300, [&](const sim::Scenario& scenario, RunResult& run) {
+        for (auto& step : run.steps) {
+            if (!step.result.verdict) continue;
+            Promise& p = step.result.evidence.promise;
+            const Promise kept = p;
+            p = kept == Promise::Nothing ? Promise::ValueChanged : Promise::Nothing;
+            const CheckResult r = report_matches_ground_truth(scenario, run);
+            BOOST_TEST((r.status == CheckStatus::Violated && r.violation->explanation.find("reports the promise") != std::string::npos));
+            ++(kept == Promise::Nothing ? made_up : left_out);
+            p = kept;
+            break;
         }
-    }
+    });
     BOOST_TEST(left_out >= 10u);
     BOOST_TEST(made_up >= 10u);
 }
@@ -173,52 +184,41 @@ BOOST_AUTO_TEST_CASE(P1_an_error_the_ledger_does_not_show_is_caught_both_ways) {
     std::uint32_t hidden_throw = 0;
     std::uint32_t hidden_failure = 0;
     std::uint32_t made_up = 0;
-    for (const RuleSet* rules : {&current_rules(), &published_rules()}) {
-        RunOptions options;
-        options.rules = rules;
-        options.agent_retries = true;
-        sim::Prng seeds(12);
-        for (std::uint32_t i = 0; i < 400; ++i) {
-            sim::Prng rng(seeds.next());
-            sim::Scenario scenario = sim::build_scenario_from_prng(rng);
-            scenario.rules = std::string(rules->name);
-            RunResult run = run_scenario(scenario, options);
-            if (report_matches_ground_truth(scenario, run).status == CheckStatus::Violated) continue;
-            for (auto& step : run.steps) {
-                if (!step.result.error) continue;
-                ErrorKind& kind = step.result.error->kind;
-                const ErrorKind kept = kind;
-                std::uint32_t* count = nullptr;
-                if (kept == ErrorKind::Exception) {
-                    kind = ErrorKind::DeliveryFailed;
-                    count = &hidden_throw;
-                } else if (kept == ErrorKind::DeliveryFailed) {
-                    kind = ErrorKind::Exception;
-                    count = &hidden_failure;
-                } else if (kept == ErrorKind::CrossWindowRef) {
-                    kind = ErrorKind::ElementNotFound;
-                    count = &made_up;
-                } else {
-                    continue;
-                }
-                // The batch's report names the error it stopped with (B-1): tampered alike, so that only
-                // the step's error is held against the ledger.
-                for (auto& b : run.batches) {
-                    if (b.stop_error && b.stop_error->kind == kept) b.stop_error->kind = kind;
-                }
-                const CheckResult r = report_matches_ground_truth(scenario, run);
-                const bool caught = r.status == CheckStatus::Violated && r.violation->explanation.find(" ends ") != std::string::npos;
-                BOOST_TEST(caught,
-                           "tampered " << to_string(kept) << " -> " << to_string(kind) << ": " << (r.violation ? r.violation->explanation : "holds"));
-                ++*count;
-                for (auto& b : run.batches) {
-                    if (b.stop_error && b.stop_error->kind == kind) b.stop_error->kind = kept;
-                }
-                kind = kept;
-                break;
+    for_each_run_whose_report_holds(12, 400, [&](const sim::Scenario& scenario, RunResult& run) {
+        for (auto& step : run.steps) {
+            if (!step.result.error) continue;
+            ErrorKind& kind = step.result.error->kind;
+            const ErrorKind kept = kind;
+            std::uint32_t* count = nullptr;
+            if (kept == ErrorKind::Exception) {
+                kind = ErrorKind::DeliveryFailed;
+                count = &hidden_throw;
+            } else if (kept == ErrorKind::DeliveryFailed) {
+                kind = ErrorKind::Exception;
+                count = &hidden_failure;
+            } else if (kept == ErrorKind::CrossWindowRef) {
+                kind = ErrorKind::ElementNotFound;
+                count = &made_up;
+            } else {
+                continue;
             }
+            // The batch's report names the error it stopped with (B-1): tampered alike, so that only
+            // the step's error is held against the ledger.
+            for (auto& b : run.batches) {
+                if (b.stop_error && b.stop_error->kind == kept) b.stop_error->kind = kind;
+            }
+            const CheckResult r = report_matches_ground_truth(scenario, run);
+            const bool caught = r.status == CheckStatus::Violated && r.violation->explanation.find(" ends ") != std::string::npos;
+            BOOST_TEST(caught,
+                       "tampered " << to_string(kept) << " -> " << to_string(kind) << ": " << (r.violation ? r.violation->explanation : "holds"));
+            ++*count;
+            for (auto& b : run.batches) {
+                if (b.stop_error && b.stop_error->kind == kind) b.stop_error->kind = kept;
+            }
+            kind = kept;
+            break;
         }
-    }
+    });
     BOOST_TEST(hidden_throw >= 10u);
     BOOST_TEST(hidden_failure >= 10u);
     BOOST_TEST(made_up >= 5u);
