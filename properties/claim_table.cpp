@@ -4,7 +4,6 @@
 #include <array>
 
 #include "properties/checks.h"
-#include "sim/build.h"
 
 namespace deskcheck::props {
 
@@ -350,43 +349,32 @@ std::vector<TamperProof> prove_rows(std::span<const ClaimRow> table, std::uint32
             tampers.emplace_back(&row, row.left_out);
         }
     }
-    for (const RuleSet* rules : {&current_rules(), &published_rules()}) {
-        RunOptions options;
-        options.rules = rules;
-        options.agent_retries = true;
-        options.trace = false;
-        sim::Prng seeds(seed);
-        for (std::uint32_t i = 0; i < cases; ++i) {
-            sim::Prng rng(seeds.next());
-            sim::Scenario scenario = sim::build_scenario_from_prng(rng);
-            scenario.rules = std::string(rules->name);
-            RunResult run = run_scenario(scenario, options);
-            const Saved saved(run);
-            // A check the untampered report already violates (a known debt of `published`) proves
-            // nothing about the tamper: it is left out for this case.
-            std::vector<bool> violated_before;
-            for (const NamedCheck& check : all_checks()) {
-                violated_before.push_back(check.fn != nullptr && check.fn(scenario, run).status == CheckStatus::Violated);
-            }
-            for (std::size_t t = 0; t < tampers.size(); ++t) {
-                if (!tampers[t].second(run)) continue;
-                TamperProof& p = out[t];
-                ++p.applied;
-                for (std::size_t c = 0; c < all_checks().size(); ++c) {
-                    const NamedCheck& check = all_checks()[c];
-                    if (check.fn == nullptr || violated_before[c]) continue;  // `deterministic` runs the scenario again
-                    const CheckResult r = check.fn(scenario, run);
-                    if (r.status != CheckStatus::Violated) continue;
-                    if (std::find(p.fired.begin(), p.fired.end(), check.name) == p.fired.end()) p.fired.emplace_back(check.name);
-                    if (names_check(tampers[t].first->check, check.name)) {
-                        ++p.caught;
-                        if (p.example.empty()) p.example = r.violation->explanation;
-                    }
-                }
-                saved.restore(run);
-            }
+    for_each_generated_run(seed, cases, false, [&](const sim::Scenario& scenario, RunResult& run) {
+        const Saved saved(run);
+        // A check the untampered report already violates (a known debt of `published`) proves
+        // nothing about the tamper: it is left out for this case.
+        std::vector<bool> violated_before;
+        for (const NamedCheck& check : all_checks()) {
+            violated_before.push_back(check.fn != nullptr && check.fn(scenario, run).status == CheckStatus::Violated);
         }
-    }
+        for (std::size_t t = 0; t < tampers.size(); ++t) {
+            if (!tampers[t].second(run)) continue;
+            TamperProof& p = out[t];
+            ++p.applied;
+            for (std::size_t c = 0; c < all_checks().size(); ++c) {
+                const NamedCheck& check = all_checks()[c];
+                if (check.fn == nullptr || violated_before[c]) continue;  // `deterministic` runs the scenario again
+                const CheckResult r = check.fn(scenario, run);
+                if (r.status != CheckStatus::Violated) continue;
+                if (std::find(p.fired.begin(), p.fired.end(), check.name) == p.fired.end()) p.fired.emplace_back(check.name);
+                if (names_check(tampers[t].first->check, check.name)) {
+                    ++p.caught;
+                    if (p.example.empty()) p.example = r.violation->explanation;
+                }
+            }
+            saved.restore(run);
+        }
+    });
     return out;
 }
 

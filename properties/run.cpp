@@ -2,6 +2,7 @@
 
 #include "model/write.h"
 #include "properties/mutations.h"
+#include "sim/build.h"
 
 #include <cassert>
 #include <map>
@@ -443,6 +444,24 @@ RunResult run_scenario(const sim::Scenario& scenario, const RunOptions& options)
     RunResult out;
     Runner(scenario, options, out).run();
     return out;
+}
+
+void for_each_generated_run(std::uint64_t seed, std::uint32_t count, bool trace,
+                            const std::function<void(const sim::Scenario&, RunResult&)>& visit) {
+    for (const RuleSet* rules : {&current_rules(), &published_rules()}) {
+        RunOptions options;
+        options.rules = rules;
+        options.agent_retries = true;
+        options.trace = trace;
+        sim::Prng seeds(seed);
+        for (std::uint32_t i = 0; i < count; ++i) {
+            sim::Prng rng(seeds.next());
+            sim::Scenario scenario = sim::build_scenario_from_prng(rng);
+            scenario.rules = std::string(rules->name);
+            RunResult run = run_scenario(scenario, options);
+            visit(scenario, run);
+        }
+    }
 }
 
 }  // namespace deskcheck::props

@@ -3,6 +3,7 @@
 // `deskcheck run/replay/nightly/bench` all go through here.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -136,6 +137,11 @@ RunResult run_scenario(const sim::Scenario& scenario, const RunOptions& options 
 // The agent's side of a run: a snapshot of every window the steps name (refs mapped back to the
 // scenario's controls), then one Request per step (index = step; launch steps become Observe).
 std::vector<Request> agent_requests(Tool& tool, Desktop& desk, const sim::Scenario& scenario);
+
+// `count` scenarios generated from `seed`, run under each rule set (current, then published) with
+// the W-2 agent's retries, each handed to `visit`: the claim table's proofs and their tests.
+void for_each_generated_run(std::uint64_t seed, std::uint32_t count, bool trace,
+                            const std::function<void(const sim::Scenario&, RunResult&)>& visit);
 
 // The true state of `control` (none: only the window-level facts) on the simulator now.
 TrueState true_state(const sim::Sim& sim, WindowId window, std::optional<ElementId> control);

@@ -136,20 +136,9 @@ namespace {
 // `visit` sees each run whose report holds, to tamper with one claim and ask the check again.
 template <class Visit>
 void for_each_run_whose_report_holds(std::uint64_t seed, std::uint32_t count, Visit visit) {
-    for (const RuleSet* rules : {&current_rules(), &published_rules()}) {
-        RunOptions options;
-        options.rules = rules;
-        options.agent_retries = true;
-        sim::Prng seeds(seed);
-        for (std::uint32_t i = 0; i < count; ++i) {
-            sim::Prng rng(seeds.next());
-            sim::Scenario scenario = sim::build_scenario_from_prng(rng);
-            scenario.rules = std::string(rules->name);
-            RunResult run = run_scenario(scenario, options);
-            if (report_matches_ground_truth(scenario, run).status == CheckStatus::Violated) continue;
-            visit(scenario, run);
-        }
-    }
+    for_each_generated_run(seed, count, true, [&](const sim::Scenario& scenario, RunResult& run) {
+        if (report_matches_ground_truth(scenario, run).status != CheckStatus::Violated) visit(scenario, run);
+    });
 }
 }  // namespace
 
