@@ -46,15 +46,8 @@ std::int32_t dpi_tolerance_px(const sim::Scenario& s, WindowId w);
 
 std::string w_e(WindowId w, std::optional<ElementId> e) { return sim::subject_of(w, e); }
 
-const sim::Window* scenario_window(const sim::Scenario& s, WindowId id) {
-    for (const auto& w : s.windows) {
-        if (w.id == id) return &w;
-    }
-    return nullptr;
-}
-
 bool control_of_window(const sim::Scenario& s, WindowId w, ElementId e) {
-    const auto* win = scenario_window(s, w);
+    const auto* win = sim::find_window(s, w);
     if (win == nullptr) return false;
     return std::any_of(win->controls.begin(), win->controls.end(), [&](const sim::Control& c) { return c.id == e; });
 }
@@ -62,19 +55,19 @@ bool control_of_window(const sim::Scenario& s, WindowId w, ElementId e) {
 // Same process, or owned (transitively, bounded) by the target.
 bool related(const sim::Scenario& s, WindowId w, WindowId target) {
     if (w == target) return true;
-    const auto* tw = scenario_window(s, target);
-    const auto* ww = scenario_window(s, w);
+    const auto* tw = sim::find_window(s, target);
+    const auto* ww = sim::find_window(s, w);
     if (tw == nullptr || ww == nullptr) return false;
     if (tw->pid == ww->pid) return true;
     for (std::size_t i = 0; i < sim::windows_max && ww != nullptr && ww->owner; ++i) {
         if (*ww->owner == target) return true;
-        ww = scenario_window(s, *ww->owner);
+        ww = sim::find_window(s, *ww->owner);
     }
     return false;
 }
 
 std::int32_t dpi_tolerance_px(const sim::Scenario& s, WindowId id) {
-    const auto* w = scenario_window(s, id);
+    const auto* w = sim::find_window(s, id);
     if (w == nullptr || s.monitors.empty()) return 1;
     const sim::Monitor* primary = &s.monitors.front();
     const sim::Monitor* on = nullptr;
@@ -919,7 +912,7 @@ std::optional<Violation> element_click_missed(const sim::Scenario& scenario, con
 std::optional<Violation> click_message_missed(const sim::Scenario& scenario, const sim::DeliveredInput& d,
                                               const sim::Step& step) {
     const auto k = static_cast<std::uint32_t>(d.step);
-    const sim::Window* w = scenario_window(scenario, step.window);
+    const sim::Window* w = sim::find_window(scenario, step.window);
     const sim::Control* c = nullptr;
     if (w != nullptr && d.element) {
         for (const auto& x : w->controls) {

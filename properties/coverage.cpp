@@ -10,16 +10,9 @@ namespace {
 
 using Tags = std::set<std::string>;
 
-const sim::Window* scenario_window(const sim::Scenario& s, WindowId id) {
-    for (const auto& w : s.windows) {
-        if (w.id == id) return &w;
-    }
-    return nullptr;
-}
-
 // The window's DPI differs from its monitor's: the system stretches it (coordinates scale).
 bool stretched(const sim::Scenario& s, WindowId id) {
-    const sim::Window* w = scenario_window(s, id);
+    const sim::Window* w = sim::find_window(s, id);
     if (w == nullptr) return false;
     const sim::Monitor& m = sim::monitor_of(s.monitors, w->bounds);
     const std::uint32_t window_dpi = sim::window_dpi(w->awareness, m.dpi, sim::primary_monitor(s.monitors).dpi);
@@ -93,7 +86,7 @@ void tag_report(const sim::Scenario& s, const RunResult& run, Tags& tags) {
         if (rep.dependency) tags.insert("dependency_observed");
         const auto& fg = r.evidence.foreground;
         if (fg.waited_for_user_ms && *fg.waited_for_user_ms > 0) tags.insert("waited_for_user");
-        const sim::Window* w = scenario_window(s, rep.request.target);
+        const sim::Window* w = sim::find_window(s, rep.request.target);
         if (fg.borrowed && fg.by == "tool" && w != nullptr && w->framework == Framework::Wpf) tags.insert("wpf_borrow");
         if (rep.request.kind == RequestKind::ClickAt && stretched(s, rep.request.target)) tags.insert("dpi_stretched_click");
     }

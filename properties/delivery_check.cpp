@@ -24,13 +24,6 @@ namespace {
 
 constexpr std::string_view name = "input_fits_the_control";
 
-const sim::Window* window_of(const sim::Scenario& s, WindowId id) {
-    for (const auto& w : s.windows) {
-        if (w.id == id) return &w;
-    }
-    return nullptr;
-}
-
 std::string subject(WindowId w, std::optional<ElementId> e) { return sim::subject_of(w, e); }
 
 // The foreground moved by someone other than the tool during the step, before attempt `attempt`.
@@ -137,7 +130,7 @@ CheckResult input_fits_the_control(const sim::Scenario& scenario, const RunResul
         // F-7, seed 003 §2: only a WPF/WinUI-like window needs the foreground. A coordinate click is
         // left out: where its point lands on a classic button, a real click is one way to make it work.
         if (step.kind == sim::StepKind::Launch || step.kind == sim::StepKind::ClickAt) continue;
-        const sim::Window* w = window_of(scenario, step.window);
+        const sim::Window* w = sim::find_window(scenario, step.window);
         if (w == nullptr || w->framework == Framework::Wpf) continue;
         if (auto at = borrowed(truth, t, segment_of(run, r), step.window)) {
             return CheckResult::violated(std::string(name), k,

@@ -27,13 +27,6 @@
 namespace deskcheck::props {
 namespace {
 
-const sim::Window* window_of(const sim::Scenario& s, WindowId id) {
-    for (const auto& w : s.windows) {
-        if (w.id == id) return &w;
-    }
-    return nullptr;
-}
-
 const sim::Control* control_of(const sim::Window* w, std::optional<ElementId> id) {
     if (w == nullptr || !id) return nullptr;
     for (const auto& c : w->controls) {
@@ -119,7 +112,7 @@ std::optional<std::string> step_error_lie(const sim::Scenario& scenario, const R
                ", but the desktop failed or refused its delivery (delivery_failed)";
     }
     if (!error) return std::nullopt;
-    const sim::Window* w = window_of(scenario, step.window);
+    const sim::Window* w = sim::find_window(scenario, step.window);
     const sim::Control* c = control_of(w, step.control);
     const auto claims = [&](std::string_view fact) {
         return who + " ends on " + std::string(to_string(error->kind)) + ", but " + std::string(fact);

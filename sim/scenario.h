@@ -178,4 +178,12 @@ struct Scenario {
     std::string rules = "current";     // the rule set the tool uses
 };
 
+// The scenario's window `id` (shown or hidden); nullptr when it has none.
+inline const Window* find_window(const Scenario& s, WindowId id) {
+    for (const auto& w : s.windows) {
+        if (w.id == id) return &w;
+    }
+    return nullptr;
+}
+
 }  // namespace deskcheck::sim

@@ -82,12 +82,6 @@ Check check_duration(const Path& path, TimeMs ms) {
     return std::nullopt;
 }
 
-const Window* find_window(const Scenario& s, WindowId id) {
-    for (const auto& w : s.windows)
-        if (w.id == id) return &w;
-    return nullptr;
-}
-
 const App* find_app(const Scenario& s, ProcessId pid) {
     for (const auto& a : s.apps)
         if (a.pid == pid) return &a;
