@@ -37,6 +37,7 @@ struct MutantReport {
     std::optional<std::size_t> same_as;   // index of the identical mutant listed first
     std::string property;                 // the killing check
     std::uint32_t cases = 0;              // the killing case's index + 1
+    std::uint32_t budget = 0;             // the cases it was given: --cases, or more for a rare row (row_reach)
     std::string file;                     // the killing counterexample ("" when none or not written)
     std::string write_error;              // why the counterexample could not be written (exit 5)
     std::string replay;

@@ -40,6 +40,11 @@ namespace fs = std::filesystem;
 constexpr std::uint64_t mutate_cases_default = 20000;
 constexpr std::uint64_t mutate_cases_max = 1'000'000;
 constexpr std::uint64_t mutate_jobs_max = 64;
+// Row reach (props::row_reach): a mutant of a row runs until the row has decided reach_hits cases of
+// the original's campaign, within reach_factor times --cases.
+constexpr std::uint32_t reach_hits = 3;
+constexpr std::uint64_t reach_factor = 10;
+constexpr std::uint64_t reach_cases_max = mutate_cases_max;
 
 char letter(MutantOutcome o) {
     switch (o) {
@@ -187,6 +192,7 @@ void judge_verdict_mutant(MutantReport& m, const props::RuleMutation& mutation, 
         m.outcome = MutantOutcome::Equivalent;
         return;
     }
+    m.budget = campaign.cases;
     const auto kill = props::first_kill(mutant.rules(), m.id, campaign, original);
     if (!kill) {
         m.outcome = MutantOutcome::Survived;
@@ -243,11 +249,16 @@ SetReport mutate_verdict_set(const RuleSet& rules, const MutateSettings& s) {
     campaign.cases = s.cases;
     campaign.shrink = s.shrink;
     campaign.agent_retries = true;
+    // A rare row's mutants run until the row has decided a few cases (up to ten times --cases).
+    const auto reach_cases = static_cast<std::uint32_t>(std::min<std::uint64_t>(std::uint64_t{s.cases} * reach_factor, reach_cases_max));
+    const props::RowReach reach = props::row_reach(rules, campaign, reach_cases, reach_hits);
     judge_all(r, work, s, count, [&]() -> std::function<void(MutantReport&)> {
         auto original = std::make_shared<props::OriginalViolations>(rules, campaign);
         return [&, original](MutantReport& m) {
             const std::size_t index = static_cast<std::size_t>(&m - r.mutants.data());
-            judge_verdict_mutant(m, mutations[index], rules, catalogue, situations, *original, campaign, s);
+            props::CampaignOptions own = campaign;
+            own.cases = props::reach_budget(reach, mutations[index].row, s.cases);
+            judge_verdict_mutant(m, mutations[index], rules, catalogue, situations, *original, own, s);
         };
     });
     finish(r, started);
@@ -393,10 +404,10 @@ void print_kills(const SetReport& r, std::ostream& out) {
 void print_survivors(const SetReport& r, const MutateSettings& s, std::ostream& out) {
     if (r.survived == 0) return;
     out << "\nsurviving mutations of " << r.name << " (no property noticed them in " << s.cases
-        << " cases), each with a situation where the mutated set decides differently:\n";
+        << " cases, or in more where the row decides rarely), each with a situation where the mutated set decides differently:\n";
     for (const auto& m : r.mutants) {
         if (!m.selected || m.outcome != MutantOutcome::Survived || m.same_as || !m.situation) continue;
-        out << "  " << m.id << "\n      " << m.situation->label << "\n      original: " << m.situation->original << " ("
+        out << "  " << m.id << (m.budget > s.cases ? " (" + std::to_string(m.budget) + " cases)" : std::string()) << "\n      " << m.situation->label << "\n      original: " << m.situation->original << " ("
             << m.situation->original_rule << ")   mutant: " << m.situation->mutant << " (" << m.situation->mutant_rule << ")\n";
     }
 }
@@ -543,6 +554,7 @@ nlohmann::ordered_json set_report_json(const SetReport& r) {
         const bool killed = m.outcome == MutantOutcome::Killed;
         mj["property"] = killed ? nlohmann::ordered_json(m.property) : nullptr;
         mj["cases"] = killed ? nlohmann::ordered_json(m.cases) : nullptr;
+        mj["budget"] = m.budget == 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(m.budget);
         mj["file"] = m.file.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(m.file);
         mj["replay"] = m.replay.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(m.replay);
         mj["situation"] = situation_json(m);

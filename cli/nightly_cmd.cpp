@@ -574,7 +574,11 @@ void run_mutate_rules_part(const Settings& s, Summary& out) {
     for (const auto& id : out.mutate_unexplained) {
         const std::string set = id.substr(0, id.find(':'));
         const std::string row = id.substr(set.size() + 1, id.rfind(':') - set.size() - 1);
-        out.warnings.push_back("rule mutation " + id + " survived " + std::to_string(m.cases) + " cases and is not explained in " +
+        std::uint32_t ran = m.cases;  // more where the row decides rarely (row reach)
+        for (const auto& r : out.mutate) {
+            for (const auto& mutant : r.mutants) ran = mutant.id == id ? std::max(ran, mutant.budget) : ran;
+        }
+        out.warnings.push_back("rule mutation " + id + " survived " + std::to_string(ran) + " cases and is not explained in " +
                                s.mutate_rules_baseline.string() + ": no check notices that change (deskcheck mutate-rules --rules " +
                                set + " --row " + row + " --seed " + std::to_string(s.seed) + " --cases " +
                                std::to_string(m.cases) + ")");

@@ -216,6 +216,35 @@ const std::set<std::string>& OriginalViolations::on_case(std::uint32_t index) {
     return out;
 }
 
+RowReach row_reach(const RuleSet& rules, const CampaignOptions& options, std::uint32_t cases, std::uint32_t hits) {
+    RowReach reach;
+    reach.hits.resize(rules.rules.size());
+    std::size_t rows_done = 0;
+    RunOptions ro = run_options_for(rules, options);
+    ro.trace = false;
+    for (std::uint32_t i = 0; i < cases && rows_done < rules.rules.size(); ++i) {
+        const sim::Scenario scenario = case_scenario(options, i, rules);
+        const RunResult run = run_scenario(scenario, ro);
+        reach.scanned = i + 1;
+        for (std::size_t r = 0; r < rules.rules.size(); ++r) {
+            auto& h = reach.hits[r];
+            if (h.size() >= hits || (!h.empty() && h.back() == i)) continue;
+            const bool decided = std::any_of(run.steps.begin(), run.steps.end(), [&](const StepReport& step) {
+                return step.result.evidence.rule == rules.rules[r].id;
+            });
+            if (!decided) continue;
+            h.push_back(i);
+            rows_done += h.size() == hits ? 1 : 0;
+        }
+    }
+    return reach;
+}
+
+std::uint32_t reach_budget(const RowReach& reach, std::size_t row, std::uint32_t base) {
+    if (row >= reach.hits.size() || reach.hits[row].empty()) return base;
+    return std::max(base, std::min(reach.scanned, reach.hits[row].back() + 1));
+}
+
 std::optional<Kill> first_kill(const RuleSet& mutant, std::string_view mutation_label, const CampaignOptions& options,
                                OriginalViolations& original) {
     assert(mutant.name == original.original().name);

@@ -99,6 +99,21 @@ private:
     std::map<std::uint32_t, std::set<std::string>> by_case_;
 };
 
+// How soon each row of a rule set decides a case of the campaign (the reach of its mutants): per row,
+// the indices of the first `hits` cases in which a step of the original set was decided by that row,
+// over at most `cases` cases (the scan stops once every row has its hits). A mutation of a row can
+// only show where the row (or, moved or removed, its neighbour) decides, so a rare row's mutants
+// need the campaign to run until it has decided a few times.
+struct RowReach {
+    std::vector<std::vector<std::uint32_t>> hits;  // per row, ascending case indices
+    std::uint32_t scanned = 0;                      // cases run
+};
+RowReach row_reach(const RuleSet& rules, const CampaignOptions& options, std::uint32_t cases, std::uint32_t hits);
+
+// The cases a mutant of row `row` runs: `base`, or up to the case of the row's last recorded hit when
+// that is further (the row decides rarely); never beyond what the reach scanned.
+std::uint32_t reach_budget(const RowReach& reach, std::size_t row, std::uint32_t base);
+
 struct Kill {
     std::string property;
     std::uint32_t cases = 0;    // the killing case's index + 1: how many cases the campaign needed

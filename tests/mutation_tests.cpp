@@ -3,6 +3,7 @@
 // enumeration of a row's mutations, a mutant the checks must kill, an equivalent mutant, an
 // unprotected row reported as surviving, the published baseline (a known debt of the original never
 // kills), the command's exit codes and replays, and the nightly's warning for an unexplained survivor.
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
 
 #include <array>
@@ -179,6 +180,43 @@ BOOST_AUTO_TEST_CASE(V3_mutate_rules_kills_select_all_covers_turned_absent) {
     BOOST_TEST(violated(ro));
     ro.rules = &current;
     BOOST_TEST(!violated(ro));
+}
+
+BOOST_AUTO_TEST_CASE(V1_mutate_rules_a_rare_rows_mutants_run_until_the_row_has_decided) {
+    // select_all.not_settled (a select-all whose effect has not landed when the settle ends) decides
+    // a few cases in 10,000; on this seed the first case where calling it Absent is caught is 8,968,
+    // beyond a 6,000-case budget. Its mutants get the cases until the row's third decision (within the
+    // scan); a common row keeps the base.
+    const RuleSet& current = current_rules();
+    CampaignOptions o;
+    o.seed = 8136689944229697742ULL;
+    o.agent_retries = true;
+    o.shrink = false;
+    const RowReach reach = row_reach(current, o, 30000, 3);
+    std::size_t rare = current.rules.size();
+    std::size_t common = current.rules.size();
+    for (std::size_t r = 0; r < current.rules.size(); ++r) {
+        if (current.rules[r].id == "select_all.not_settled") rare = r;
+        if (current.rules[r].id == "click.changed") common = r;
+        const auto& h = reach.hits[r];
+        BOOST_TEST(h.size() <= 3u);
+        BOOST_TEST(std::is_sorted(h.begin(), h.end()));
+    }
+    BOOST_TEST_REQUIRE(rare < current.rules.size());
+    BOOST_TEST_REQUIRE(common < current.rules.size());
+    BOOST_TEST_REQUIRE(!reach.hits[rare].empty());
+    BOOST_TEST(reach.hits[rare].size() == 3u);
+    BOOST_TEST(reach_budget(reach, rare, 6000) == std::min(reach.scanned, reach.hits[rare].back() + 1));
+    BOOST_TEST(reach_budget(reach, rare, 6000) > 6000u);
+    BOOST_TEST(reach_budget(reach, common, 6000) == 6000u);
+    // The extended budget is what kills: the mutant that calls the unsettled select-all Absent.
+    const std::string id = "current:select_all.not_settled:to-Absent";
+    const MutatedRules mutant(current, *parse_mutation(current, id));
+    o.cases = reach_budget(reach, rare, 6000);
+    OriginalViolations original(current, o);
+    const auto kill = first_kill(mutant.rules(), id, o, original);
+    BOOST_TEST_REQUIRE(kill.has_value());
+    BOOST_TEST(kill->cases > 6000u);
 }
 
 BOOST_AUTO_TEST_CASE(V4_a_hotkey_left_unknown_on_the_change_its_rule_set_promises_is_killed) {
