@@ -41,9 +41,10 @@ constexpr std::uint64_t mutate_cases_default = 20000;
 constexpr std::uint64_t mutate_cases_max = 1'000'000;
 constexpr std::uint64_t mutate_jobs_max = 64;
 // Row reach (props::row_reach): a mutant of a row runs until the row has decided reach_hits cases of
-// the original's campaign, within reach_factor times --cases.
+// the original's campaign, within reach_factor times --cases (the scan runs the original once: its
+// cost is reach_factor campaigns of --cases without checks, inside the nightly's share).
 constexpr std::uint32_t reach_hits = 3;
-constexpr std::uint64_t reach_factor = 10;
+constexpr std::uint64_t reach_factor = 2;
 constexpr std::uint64_t reach_cases_max = mutate_cases_max;
 
 char letter(MutantOutcome o) {
@@ -249,7 +250,7 @@ SetReport mutate_verdict_set(const RuleSet& rules, const MutateSettings& s) {
     campaign.cases = s.cases;
     campaign.shrink = s.shrink;
     campaign.agent_retries = true;
-    // A rare row's mutants run until the row has decided a few cases (up to ten times --cases).
+    // A rare row's mutants run until the row has decided a few cases (up to reach_factor times --cases).
     const auto reach_cases = static_cast<std::uint32_t>(std::min<std::uint64_t>(std::uint64_t{s.cases} * reach_factor, reach_cases_max));
     const props::RowReach reach = props::row_reach(rules, campaign, reach_cases, reach_hits);
     judge_all(r, work, s, count, [&]() -> std::function<void(MutantReport&)> {
