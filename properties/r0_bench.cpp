@@ -42,19 +42,23 @@ public:
             return std::nullopt;
         };
         last_task_ = task.id;
-        return from_task_report(tool_->run(task, post_check));
+        last_report_ = tool_->run(task, post_check);
+        return from_task_report(*last_report_);
     }
     ApplyReport undo(sim::World&) override {
         assert(tool_.has_value());
-        return from_task_report(tool_->undo(last_task_));
+        last_report_ = tool_->undo(last_task_);
+        return from_task_report(*last_report_);
     }
     std::optional<std::vector<std::string>> journal() const override { return journal_.lines(); }
+    std::optional<TaskReport> last_report() const override { return last_report_; }
 
 private:
     const UndoPolicy* policy_;
     MemoryJournal journal_;
     std::optional<UndoTool> tool_;
     std::string last_task_;
+    std::optional<TaskReport> last_report_;
     std::size_t tasks_ = 0;
 };
 
@@ -227,7 +231,9 @@ void bench_fixture(const std::string& name, const sim::R0Fixture& f, const UndoP
         out.rows.push_back(std::move(row));
         return;
     }
-    row.pass = row.judgement.all() && run.report.not_undoable_steps.size() == invokes;
+    const auto wrong = undo_restores(run);
+    row.pass = !wrong;
+    if (wrong && row.judgement.all()) row.judgement.why.push_back(*wrong);
     if (invokes > 0) row.note = row.pass ? "not undoable (allowed), said so" : "a step that cannot be undone was not declared";
     out.rows.push_back(std::move(row));
 }
@@ -257,15 +263,17 @@ R0Run run_once(R0Adapter& adapter, const sim::R0Fixture& f, std::optional<std::u
     run.final_state = world.state();
     run.truth = world.truth();
     run.journal = adapter.journal();
+    run.task = adapter.last_report();
     return run;
 }
 
-R0Run run_normal_then_undo(R0Adapter& adapter, const sim::R0Fixture& f) {
-    sim::World world(f.initial, f.others, std::nullopt);
+R0Run run_normal_then_undo(R0Adapter& adapter, const sim::R0Fixture& f, std::optional<sim::OpFault> fault) {
+    sim::World world(f.initial, f.others, fault);
     R0Run run;
     run.fixture = &f;
     run.allow_irreversible = true;
     run.normal_then_undo = true;
+    run.fault = fault;
     const ApplyReport applied = adapter.apply(world, f, std::nullopt, true);
     run.normal_finished = applied.finished;
     if (!applied.finished) {
@@ -273,12 +281,14 @@ R0Run run_normal_then_undo(R0Adapter& adapter, const sim::R0Fixture& f) {
         run.final_state = world.state();
         run.truth = world.truth();
         run.journal = adapter.journal();
+        run.task = adapter.last_report();
         return run;
     }
     run.report = adapter.undo(world);
     run.final_state = world.state();
     run.truth = world.truth();
     run.journal = adapter.journal();
+    run.task = adapter.last_report();
     return run;
 }
 

@@ -25,6 +25,8 @@ public:
     virtual ApplyReport undo(sim::World& world) = 0;
     // The journal lines of the tasks so far; nullopt when the tool keeps none.
     virtual std::optional<std::vector<std::string>> journal() const = 0;
+    // The tool's own report of the last apply or undo, when the tool is model/undo.h in process.
+    virtual std::optional<TaskReport> last_report() const { return std::nullopt; }
 };
 
 // "deskcheck": model/undo.h's UndoTool (with `policy`, default the tool's own); "naive": writes,
@@ -79,8 +81,8 @@ using StopRequest = std::function<bool()>;
 // One run of the fixture with a failure injected (post-check of a step, or an operation fault).
 R0Run run_once(R0Adapter& adapter, const sim::R0Fixture& f, std::optional<std::uint32_t> fail_at,
                std::optional<sim::OpFault> fault, bool allow_irreversible);
-// The normal path, then undo.
-R0Run run_normal_then_undo(R0Adapter& adapter, const sim::R0Fixture& f);
+// The normal path, then undo (`fault`: an operation that fails, e.g. one of the undo's).
+R0Run run_normal_then_undo(R0Adapter& adapter, const sim::R0Fixture& f, std::optional<sim::OpFault> fault = std::nullopt);
 
 using AdapterFactory = std::unique_ptr<R0Adapter> (*)(const std::string& name, const UndoPolicy* policy);
 R0BenchResult run_r0_bench(const std::string& adapter, const std::vector<sim::R0Fixture>& fixtures,

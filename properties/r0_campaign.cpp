@@ -47,6 +47,28 @@ void crash_and_recover(sim::R0Choices& c, R0CaseResult& r, std::optional<std::ui
     r.violation = run.error.empty() ? failure_leaves_nothing(run.run) : std::optional<std::string>(run.error);
 }
 
+// One case in four of those not killed (a decision after the crash's, 3 of [0, 4): shrinking goes
+// towards the failure case) runs the normal path and undoes the finished task instead; one
+// of two of those has an operation of the undo fail (after the apply's `apply_ops`, 1..U of the
+// U operations the same undo makes without the fault).
+constexpr std::uint32_t normal_undo_one_in = 4;
+
+void normal_then_undo(sim::R0Choices& c, R0CaseResult& r, std::size_t apply_ops, const UndoPolicy* policy) {
+    r.normal_then_undo = true;
+    if (c.pick(2) == 1) {
+        auto dry_adapter = make_adapter("deskcheck", nullptr);
+        const R0Run dry = run_normal_then_undo(*dry_adapter, r.fixture);
+        if (dry.truth.ops.size() > apply_ops) {
+            const auto undo_ops = static_cast<std::uint32_t>(dry.truth.ops.size() - apply_ops);
+            const std::size_t op = apply_ops + 1 + c.pick(undo_ops);
+            r.undo_fault = sim::OpFault{op, static_cast<sim::OpFaultKind>(c.pick(4))};
+        }
+    }
+    auto adapter = make_adapter("deskcheck", policy);
+    const R0Run run = run_normal_then_undo(*adapter, r.fixture, r.undo_fault);
+    r.violation = undo_restores(run);
+}
+
 R0CaseResult run_with(sim::R0Choices& source, const UndoPolicy* policy, const R0Recovery* recovery) {
     R0CaseResult r;
     RecordingChoices c(source, r.choices);
@@ -63,6 +85,10 @@ R0CaseResult run_with(sim::R0Choices& source, const UndoPolicy* policy, const R0
         crash_and_recover(c, r, r.point.at_operation ? std::nullopt : std::optional<std::uint32_t>(r.point.step),
                           r.point.at_operation ? std::optional<sim::OpFault>(r.point.fault) : std::nullopt, policy, recovery);
         if (r.crash.crashed) return r;
+    }
+    if (c.pick(normal_undo_one_in) == normal_undo_one_in - 1) {
+        normal_then_undo(c, r, ops, policy);
+        return r;
     }
     auto adapter = make_adapter("deskcheck", policy);
     const R0Run run = r.point.at_operation
@@ -156,6 +182,8 @@ R0CampaignResult run_r0_campaign(std::uint64_t seed, std::size_t cases, const Un
         out.crashed += r.crash.crashed ? 1 : 0;
         out.recovered += r.crash.crashed && r.crash.undone_by_recovery > 0 ? 1 : 0;
         out.recovery_crashed += r.crash.recovery_at_event != 0 ? 1 : 0;
+        out.normal_undo += r.normal_then_undo ? 1 : 0;
+        out.undo_faulted += r.undo_fault ? 1 : 0;
         out.at_operation += r.point.at_operation ? 1 : 0;
         out.with_others += r.fixture.others.empty() ? 0 : 1;
         out.with_ui += r.fixture.initial.windows.empty() ? 0 : 1;
@@ -174,6 +202,8 @@ R0CampaignResult run_r0_campaign(std::uint64_t seed, std::size_t cases, const Un
     return out;
 }
 
+std::string_view property_of(const R0CaseResult& c) { return c.normal_then_undo ? "undo_restores" : "failure_leaves_nothing"; }
+
 std::string describe_case(const R0CaseResult& c) {
     std::string s = std::to_string(c.fixture.steps.size()) + " step(s):";
     for (const TaskStep& t : c.fixture.steps) {
@@ -181,6 +211,11 @@ std::string describe_case(const R0CaseResult& c) {
         if (is_file_op(t.op)) s += " " + t.path + (t.op == StepOp::FileMove ? " -> " + t.to : "");
         else s += " w" + std::to_string(t.window) + (t.element != 0 ? "/e" + std::to_string(t.element) : "");
         s += ";";
+    }
+    if (c.normal_then_undo) {
+        s += " the task finishes and is undone";
+        if (c.undo_fault) s += "; operation " + std::to_string(c.undo_fault->op) + " (of the undo) fails (" + std::string(sim::to_string(c.undo_fault->kind)) + ")";
+        return s;
     }
     if (c.point.at_operation) s += " operation " + std::to_string(c.point.fault.op) + " fails (" + std::string(sim::to_string(c.point.fault.kind)) + ")";
     else s += " the post-check of step " + std::to_string(c.point.step) + " fails";

@@ -8,6 +8,9 @@
 // the events of the same run without the kill — and recovered in process from its journal alone
 // (properties/r0_crash.h); one of two of those has its recovery killed too, at 1..R of its R
 // events, and run again. The recovered world is judged by the same check.
+//
+// One case in four of the rest runs the normal path and undoes the finished task (undo_restores,
+// properties/r0_check.h); one of two of those has an operation of the undo fail.
 #pragma once
 
 #include <cstdint>
@@ -39,6 +42,8 @@ struct R0CaseResult {
     sim::R0Fixture fixture;
     sim::R0FailurePoint point;
     R0CrashPoint crash;
+    bool normal_then_undo = false;          // the task ran without a failure and was undone (`point` unused)
+    std::optional<sim::OpFault> undo_fault; // ... and this operation of the undo failed
     std::optional<std::string> violation;
 };
 
@@ -61,6 +66,8 @@ struct R0CampaignResult {
     // Crash cases: killed mid-task and recovered in process; of those, where the recovery undid at
     // least one step, and where the recovery itself was killed and run again.
     std::size_t crashed = 0, recovered = 0, recovery_crashed = 0;
+    // Normal path then undo, and of those, an operation of the undo failing.
+    std::size_t normal_undo = 0, undo_faulted = 0;
     bool interrupted = false;  // the stop request said stop: the cases so far
 };
 
@@ -69,6 +76,8 @@ struct R0CampaignResult {
 R0CampaignResult run_r0_campaign(std::uint64_t seed, std::size_t cases, const UndoPolicy* policy,
                                  const R0Recovery* recovery = nullptr, const std::function<bool()>& stop = {});
 
+// The property a case is judged by: "undo_restores" (normal path then undo) or "failure_leaves_nothing".
+std::string_view property_of(const R0CaseResult& c);
 // A fixture and failure point as one readable line ("3 steps: file.write out/new/a.txt, ...; fails after step 2").
 std::string describe_case(const R0CaseResult& c);
 

@@ -4,6 +4,7 @@
 #include "properties/r0_check.h"
 
 #include <algorithm>
+#include <cassert>
 #include <array>
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -445,6 +446,10 @@ R0Judgement judge(const R0Run& run) {
     const bool claims_true = unowned.empty();
     for (const std::string& d : unowned) j.why.push_back("not restored, yet no step owning it is reported failed: " + d);
     j.honest = claims_true;
+    if (const auto e = task_report_claims(run)) {
+        j.honest = false;
+        j.why.push_back(*e);
+    }
     const bool changed = std::any_of(run.truth.ops.begin(), run.truth.ops.end(), [](const sim::OpRecord& o) { return o.result == "ok"; });
     const std::size_t undone = run.report.rolled_back + run.report.not_undoable_steps.size();
     j.rollback = claims_true && undone == run.report.executed && (!changed || run.report.executed > 0) &&
@@ -479,6 +484,31 @@ std::optional<std::string> failure_leaves_nothing(const R0Run& input) {
     const bool undo_failed = !run.report.undo_failed_steps.empty();
     if (undo_failed ? (j.honest && j.traceability) : j.all()) return std::nullopt;
     return j.why.empty() ? std::string("failure_leaves_nothing") : j.why.front();
+}
+
+std::optional<std::string> undo_restores(const R0Run& run) {
+    assert(run.normal_then_undo);
+    const sim::R0Fixture& f = *run.fixture;
+    const bool op_failed = std::any_of(run.truth.ops.begin(), run.truth.ops.end(), [](const sim::OpRecord& o) { return o.result != "ok"; });
+    if (!run.normal_finished) {
+        if (!op_failed && reference_after(f.initial, f.steps)) return "the normal path did not finish, though it can";
+        R0Run failed = run;  // it failed on its own: judged as any failed run
+        failed.normal_then_undo = false;
+        return failure_leaves_nothing(failed);
+    }
+    const R0Judgement j = judge(run);
+    if (op_failed) {  // an operation of the undo failed: reported so, never counted restored
+        if (!j.honest || !j.traceability) return j.why.empty() ? std::string("undo_restores") : j.why.front();
+        if (run.report.undo_failed_steps.empty()) return "an operation of the undo failed, and no undo is reported failed";
+        return std::nullopt;
+    }
+    if (!j.all()) return j.why.empty() ? std::string("undo_restores") : j.why.front();
+    std::size_t irreversible = 0;
+    for (std::size_t i = 0; i < f.steps.size(); ++i) irreversible += not_undoable(f, i) ? 1 : 0;
+    if (run.report.not_undoable_steps.size() != irreversible)
+        return std::to_string(run.report.not_undoable_steps.size()) + " steps reported not undoable, where " + std::to_string(irreversible) +
+               " cannot be undone";
+    return std::nullopt;
 }
 
 }  // namespace deskcheck::r0

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "model/journal.h"
+#include "model/undo.h"
 #include "sim/r0_world.h"
 
 namespace deskcheck::r0 {
@@ -57,6 +58,9 @@ struct R0Run {
     // journal is fine when the task died before its first line.
     bool crashed = false;
     std::optional<std::vector<std::string>> journal; // nullopt: the tool keeps none
+    // The undo tool's own report of the apply (normal path: of the undo), when the adapter is the
+    // in-process model/undo.h; every field of it is judged (task_report_claims).
+    std::optional<TaskReport> task;
 };
 
 struct R0Judgement {
@@ -81,7 +85,17 @@ R0Judgement judge_r0_run(const R0Run& run);
 // A crashed run's claims, read from its journal lines (lines of other tasks and bad lines are skipped:
 // the traceability check reports those).
 ApplyReport claims_of_journal(const R0Run& run);
+// The undo tool's report, every field both ways (ok, refused, failed step, error; per step: state,
+// journaled, error, undo, undo error) against the injected failure, the world's operation faults,
+// the reference and the task's journal lines; nullopt when it holds or there is no such report.
+// Part of the `honest` judgement.
+std::optional<std::string> task_report_claims(const R0Run& run);
 // The property: nullopt when it holds, else the first reason.
 std::optional<std::string> failure_leaves_nothing(const R0Run& run);
+// The normal path then undo: a finished task's undo leaves the world as before (plus what
+// others did and the allowed irreversible effects, every one reported not undoable), its report
+// and journal true; an operation of the undo that failed is reported failed, never restored; a
+// normal path that did not finish must not have been able to, and is judged as a failed run.
+std::optional<std::string> undo_restores(const R0Run& run);
 
 }  // namespace deskcheck::r0

@@ -1,0 +1,152 @@
+// The undo tool's own report, field by field (properties/r0_check.h: task_report_claims). Every field
+// of TaskReport and UndoStepReport is a claim about the run, judged both ways: against the failure
+// the run was given (the injected post-check failure, the operation faults the world records), the
+// reference interpreter's verdict on whether the task can run at all, and the journal lines of the
+// task (which check_journal holds against the reference). Nothing here calls the undo tool or its
+// report's helpers: the counts are made here.
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <variant>
+
+#include "json/strict_parse.h"
+#include "properties/r0_check.h"
+
+namespace deskcheck::r0 {
+namespace {
+
+using Json = nlohmann::json;
+
+// What the journal says of the task, step by step.
+struct JournalFacts {
+    std::map<std::uint32_t, bool> intent;            // steps with an intent line
+    std::map<std::uint32_t, std::string> last_undo;  // step -> its last undo line's status
+    std::optional<std::uint32_t> failed, refused;    // the step of the failed / refused line
+    bool done = false;                               // the task's done line
+};
+
+JournalFacts journal_facts(const R0Run& run) {
+    JournalFacts f;
+    if (!run.journal) return f;
+    for (const std::string& text : *run.journal) {
+        auto parsed = parse_json_strict<Json>(text);
+        const Json* line = std::get_if<Json>(&parsed);
+        if (line == nullptr || !line->is_object()) continue;  // check_journal names it
+        const Json& j = *line;
+        if (!j.contains("task") || j["task"] != run.report.task_id) continue;
+        if (!j.contains("step") || !j["step"].is_number_unsigned() || j["step"].get<std::uint64_t>() > UINT32_MAX) continue;
+        if (!j.contains("status") || !j["status"].is_string()) continue;
+        const auto step = j["step"].get<std::uint32_t>();
+        const std::string status = j["status"].get<std::string>();
+        if (status == "intent") f.intent[step] = true;
+        if (status == "failed") f.failed = step;
+        if (status == "refused") f.refused = step;
+        if (status == "done") f.done = true;
+        if (status == "undone" || status == "undo_failed" || status == "not_undoable") f.last_undo[step] = status;
+    }
+    return f;
+}
+
+// The undo state a step's last undo line states (None: no undo line).
+UndoState undo_of(const JournalFacts& f, std::uint32_t step) {
+    const auto it = f.last_undo.find(step);
+    if (it == f.last_undo.end()) return UndoState::None;
+    if (it->second == "undone") return UndoState::Restored;
+    if (it->second == "undo_failed") return UndoState::Failed;
+    return UndoState::NotUndoable;
+}
+
+std::string step_name(std::uint32_t step) { return "step " + std::to_string(step); }
+
+// The fields every step report carries, whatever the run: its undo as the journal has it, an undo
+// error exactly when the undo failed, a step error exactly when the step failed or was refused.
+std::optional<std::string> step_claims(const UndoStepReport& s, const JournalFacts& f) {
+    const UndoState want = undo_of(f, s.step);
+    if (s.undo != want)
+        return step_name(s.step) + ": the report says its undo was " + std::string(to_string(s.undo)) + ", the journal " +
+               std::string(to_string(want));
+    if ((s.undo == UndoState::Failed) != !s.undo_error.empty())
+        return step_name(s.step) + (s.undo_error.empty() ? ": its undo failed and the report gives no error" : ": an undo error on an undo that did not fail");
+    const bool failed = s.state == StepState::Failed || s.state == StepState::Refused;
+    if (failed != !s.error.empty())
+        return step_name(s.step) + (s.error.empty() ? ": it failed and the report gives no error" : ": an error on a step that did not fail");
+    const bool journaled = f.intent.count(s.step) != 0;
+    if (s.journaled != journaled)
+        return step_name(s.step) + (journaled ? ": its intent line is in the journal and the report says it was not journaled"
+                                              : ": the report says it was journaled and the journal has no intent line for it");
+    return std::nullopt;
+}
+
+// The report of an apply (run): one step report per step of the task, in order.
+std::optional<std::string> apply_claims(const R0Run& run, const TaskReport& t, const JournalFacts& f) {
+    const sim::R0Fixture& fx = *run.fixture;
+    if (t.steps.size() != fx.steps.size())
+        return "the report has " + std::to_string(t.steps.size()) + " step reports for a task of " + std::to_string(fx.steps.size());
+    const bool op_failed = std::any_of(run.truth.ops.begin(), run.truth.ops.end(), [](const sim::OpRecord& o) { return o.result != "ok"; });
+    const bool can_run = reference_after(fx.initial, fx.steps).has_value();
+    // Succeeded as far as anyone can tell: no injected failure, no operation failed, the task can run.
+    const bool succeeded = !run.failed_after_step && !op_failed && can_run && !f.refused;
+    if (t.ok != succeeded) {
+        if (t.ok) return "ok, although " + std::string(run.failed_after_step ? "the post-check of " + step_name(*run.failed_after_step) + " failed"
+                                                        : op_failed ? "an operation failed" : f.refused ? "the task was refused" : "the task cannot run here");
+        return "not ok, although every step ran and no post-check or operation failed";
+    }
+    if (t.ok == !t.error.empty()) return t.ok ? "ok, with an error" : "not ok, and no error says why";
+    if (t.refused != f.refused.has_value()) return t.refused ? "refused, and the journal has no refused line" : "the journal has a refused line, and the report does not say refused";
+    // The failed step: the refused one, else the one whose failed line the journal has — and where only
+    // the injected post-check failed, exactly that step.
+    std::optional<std::uint32_t> want_failed = f.refused ? f.refused : t.ok ? std::nullopt : f.failed;
+    if (!t.ok && !f.refused && !op_failed && can_run && run.failed_after_step) want_failed = run.failed_after_step;
+    if (t.failed_step != want_failed)
+        return "the report names " + (t.failed_step ? step_name(*t.failed_step) : std::string("no step")) + " as failed, where " +
+               (want_failed ? step_name(*want_failed) : std::string("none")) + " did";
+    for (std::uint32_t i = 0; i < t.steps.size(); ++i) {
+        const UndoStepReport& s = t.steps[i];
+        const std::uint32_t id = i + 1;
+        if (s.step != id || s.op != fx.steps[i].op) return "step report " + std::to_string(id) + " names " + step_name(s.step) + " or another operation";
+        StepState want = StepState::Done;
+        if (want_failed && id == *want_failed) want = f.refused ? StepState::Refused : StepState::Failed;
+        else if (f.refused || (want_failed && id > *want_failed)) want = StepState::NotRun;
+        if (!t.ok && !want_failed) want = s.state;  // no failed step named anywhere: check_journal and the line above say so
+        if (s.state != want)
+            return step_name(id) + ": the report says " + std::string(to_string(s.state)) + ", where it " + std::string(to_string(want));
+        if (auto e = step_claims(s, f)) return e;
+    }
+    return std::nullopt;
+}
+
+// The report of an undo of a finished task: one step report per step that acted, each done.
+std::optional<std::string> undo_claims(const R0Run& run, const TaskReport& t, const JournalFacts& f) {
+    std::vector<std::uint32_t> reported;
+    for (const UndoStepReport& s : t.steps) reported.push_back(s.step);
+    std::sort(reported.begin(), reported.end());
+    std::vector<std::uint32_t> acted;
+    for (const auto& [step, _] : f.intent) acted.push_back(step);
+    if (reported != acted)
+        return "the undo reports " + std::to_string(reported.size()) + " steps, where " + std::to_string(acted.size()) + " acted";
+    bool clean = true;
+    for (const UndoStepReport& s : t.steps) {
+        if (s.op != run.fixture->steps.at(s.step - 1).op) return step_name(s.step) + ": the undo names another operation";
+        if (s.state != StepState::Done) return step_name(s.step) + ": the undo reports it " + std::string(to_string(s.state)) + ", where it was done";
+        if (auto e = step_claims(s, f)) return "undo: " + *e;
+        clean = clean && undo_of(f, s.step) == UndoState::Restored;
+    }
+    if (t.ok != clean) return t.ok ? "the undo says ok, and not every step was restored" : "the undo says not ok, and every step was restored";
+    if (t.ok == !t.error.empty()) return t.ok ? "the undo says ok, with an error" : "the undo is not ok, and no error says why";
+    if (t.refused || t.failed_step) return "the undo of a finished task names a refused or failed step";
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> task_report_claims(const R0Run& run) {
+    if (!run.task || run.crashed) return std::nullopt;  // no model report (another adapter, or a killed task)
+    const TaskReport& t = *run.task;
+    if (t.task_id != run.report.task_id || t.task_id.empty()) return "the report's task id is not the task's";
+    const JournalFacts f = journal_facts(run);
+    auto e = run.normal_then_undo && run.normal_finished ? undo_claims(run, t, f) : apply_claims(run, t, f);
+    if (e) return "report: " + *e;
+    return std::nullopt;
+}
+
+}  // namespace deskcheck::r0
