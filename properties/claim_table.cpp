@@ -4,6 +4,7 @@
 #include <array>
 
 #include "properties/checks.h"
+#include "properties/r0_bench.h"
 
 namespace deskcheck::props {
 
@@ -67,6 +68,16 @@ constexpr ClaimRow row(std::string_view type, std::string_view field, ClaimKind 
 }
 
 constexpr std::string_view rmgt = "report_matches_ground_truth";
+
+// ---- the undo tool's report (model/undo.h), judged on R0 runs -----------------------------------
+
+constexpr ClaimRow undo_row(std::string_view type, std::string_view field, ClaimKind kind, std::string_view fact,
+                            UndoTamper made_up = nullptr, UndoTamper left_out = nullptr) {
+    const std::string_view check = made_up != nullptr ? "failure_leaves_nothing undo_restores" : "";
+    return ClaimRow{type, field, kind, fact, check, nullptr, nullptr, {}, made_up, left_out};
+}
+template <class Pred, class Mut>
+bool on_undo_step(TaskReport& t, Pred fits, Mut change) { return on_first(t.steps, fits, change); }
 
 const std::array rows{
     // ToolResult: the tool's answer to one action (P-2's adapter output).
@@ -288,11 +299,48 @@ const std::array rows{
     row("WriteReport", "watched_wait", K::Claim, "the reconciling wait ran, watched (F-3, F-4)", rmgt,
              +[](RunResult& r) { return on_write(r, [](const WriteReport& w) { return !w.watched_wait; }, [](WriteReport& w) { w.watched_wait = true; }); },
              +[](RunResult& r) { return on_write(r, [](const WriteReport& w) { return w.watched_wait; }, [](WriteReport& w) { w.watched_wait = false; }); }),
+
+    // TaskReport: the undo tool's report of a task it ran (rolled back on a failure), or of the undo
+    // of a finished task (R-1..R-4, R-7).
+    undo_row("TaskReport", "task_id", K::Claim, "the task the report is of (its journal lines name it)",
+             +[](TaskReport& t) { t.task_id = altered(t.task_id); return true; },
+             +[](TaskReport& t) { t.task_id.clear(); return true; }),
+    undo_row("TaskReport", "ok", K::Claim, "every step ran and passed its post-check, no operation failed (an undo: every step restored)",
+             +[](TaskReport& t) { return !t.ok && (t.ok = true); },
+             +[](TaskReport& t) { return t.ok && !(t.ok = false); }),
+    undo_row("TaskReport", "refused", K::Claim, "refused before anything acted: a step it could not undo, not allowed (R-4)",
+             +[](TaskReport& t) { return !t.refused && (t.refused = true); },
+             +[](TaskReport& t) { return t.refused && !(t.refused = false); }),
+    undo_row("TaskReport", "failed_step", K::Claim, "the step that failed or was refused (the injected failure's, the journal's failed line's)",
+             +[](TaskReport& t) { t.failed_step = t.failed_step ? *t.failed_step + 1 : 1; return true; },
+             +[](TaskReport& t) { return t.failed_step.has_value() && (t.failed_step.reset(), true); }),
+    undo_row("TaskReport", "error", K::Claim, "there is an error exactly when the task (or the undo) is not ok",
+             +[](TaskReport& t) { return t.error.empty() && !(t.error = "made up").empty(); },
+             +[](TaskReport& t) { return !t.error.empty() && (t.error.clear(), true); }),
+    undo_row("TaskReport", "steps", K::Container, "one report per step of the task (an undo: per step that acted) (UndoStepReport)"),
+    undo_row("UndoStepReport", "step", K::Echo, "the step's number in the task (1-based), restated"),
+    undo_row("UndoStepReport", "op", K::Echo, "the step's operation, restated from the task"),
+    undo_row("UndoStepReport", "state", K::Claim, "done, failed, refused or not run, as the run went",
+             +[](TaskReport& t) { return on_undo_step(t, [](const UndoStepReport& s) { return s.state != StepState::Done; }, [](UndoStepReport& s) { s.state = StepState::Done; }); },
+             +[](TaskReport& t) { return on_undo_step(t, [](const UndoStepReport& s) { return s.state == StepState::Done; }, [](UndoStepReport& s) { s.state = StepState::NotRun; }); }),
+    undo_row("UndoStepReport", "journaled", K::Claim, "its intent line was written: it may have changed something (R-7)",
+             +[](TaskReport& t) { return on_undo_step(t, [](const UndoStepReport& s) { return !s.journaled; }, [](UndoStepReport& s) { s.journaled = true; }); },
+             +[](TaskReport& t) { return on_undo_step(t, [](const UndoStepReport& s) { return s.journaled; }, [](UndoStepReport& s) { s.journaled = false; }); }),
+    undo_row("UndoStepReport", "error", K::Claim, "there is an error exactly when the step failed or was refused",
+             +[](TaskReport& t) { return on_undo_step(t, [](const UndoStepReport& s) { return s.error.empty(); }, [](UndoStepReport& s) { s.error = "made up"; }); },
+             +[](TaskReport& t) { return on_undo_step(t, [](const UndoStepReport& s) { return !s.error.empty(); }, [](UndoStepReport& s) { s.error.clear(); }); }),
+    undo_row("UndoStepReport", "undo", K::Claim, "restored, failed or not undoable, as its last undo line says; none when it was not undone",
+             +[](TaskReport& t) { return on_undo_step(t, [](const UndoStepReport& s) { return s.undo != UndoState::Restored; }, [](UndoStepReport& s) { s.undo = UndoState::Restored; }); },
+             +[](TaskReport& t) { return on_undo_step(t, [](const UndoStepReport& s) { return s.undo != UndoState::None; }, [](UndoStepReport& s) { s.undo = UndoState::None; }); }),
+    undo_row("UndoStepReport", "undo_error", K::Claim, "there is an undo error exactly when its undo failed",
+             +[](TaskReport& t) { return on_undo_step(t, [](const UndoStepReport& s) { return s.undo_error.empty(); }, [](UndoStepReport& s) { s.undo_error = "made up"; }); },
+             +[](TaskReport& t) { return on_undo_step(t, [](const UndoStepReport& s) { return !s.undo_error.empty(); }, [](UndoStepReport& s) { s.undo_error.clear(); }); }),
 };
 
-constexpr std::array<std::string_view, 13> report_types{
+constexpr std::array<std::string_view, 15> report_types{
     "ToolResult", "Error", "Evidence", "Snapshot", "ForegroundEvidence", "StepReport", "BatchReport",
-    "LaunchReport", "SnapshotReport", "ElementRef", "BoundaryObservation", "WriteReading", "WriteReport"};
+    "LaunchReport", "SnapshotReport", "ElementRef", "BoundaryObservation", "WriteReading", "WriteReport",
+    "TaskReport", "UndoStepReport"};
 
 // What a tamper may change, saved and put back around it.
 struct Saved {
@@ -334,6 +382,47 @@ bool names_check(std::string_view checks, std::string_view name) {
 std::span<const ClaimRow> claim_table() { return rows; }
 std::span<const std::string_view> claim_report_types() { return report_types; }
 
+namespace {
+
+// The undo tool's rows, on R0 runs of every mode: each tamper judged by the run's property; a run
+// whose untampered report already fails it proves nothing and is left out.
+void prove_undo_rows(std::span<const ClaimRow> table, std::uint32_t cases, std::uint64_t seed, std::vector<TamperProof>& out) {
+    std::vector<std::pair<const ClaimRow*, UndoTamper>> tampers;
+    const std::size_t first = out.size();
+    for (const ClaimRow& row : table) {
+        if (row.undo_made_up) {
+            out.push_back({row.type, row.field, "made_up", 0, 0, {}, {}});
+            tampers.emplace_back(&row, row.undo_made_up);
+        }
+        if (row.undo_left_out) {
+            out.push_back({row.type, row.field, "left_out", 0, 0, {}, {}});
+            tampers.emplace_back(&row, row.undo_left_out);
+        }
+    }
+    if (tampers.empty()) return;
+    r0::R0Sample sample;
+    r0::sample_runs(seed, std::max<std::size_t>(50, cases / 4), sample);
+    for (const r0::R0Run& run : sample.runs) {
+        if (!run.task || r0::judge_run_property(run)) continue;
+        const std::string_view property = run.normal_then_undo ? "undo_restores" : "failure_leaves_nothing";
+        for (std::size_t t = 0; t < tampers.size(); ++t) {
+            r0::R0Run tampered = run;
+            if (!tampers[t].second(*tampered.task)) continue;
+            TamperProof& p = out[first + t];
+            ++p.applied;
+            const auto why = r0::judge_run_property(tampered);
+            if (!why) continue;
+            if (std::find(p.fired.begin(), p.fired.end(), property) == p.fired.end()) p.fired.emplace_back(property);
+            if (names_check(tampers[t].first->check, property)) {
+                ++p.caught;
+                if (p.example.empty()) p.example = *why;
+            }
+        }
+    }
+}
+
+}  // namespace
+
 std::vector<TamperProof> prove_claims(std::uint32_t cases, std::uint64_t seed) { return prove_rows(rows, cases, seed); }
 
 std::vector<TamperProof> prove_rows(std::span<const ClaimRow> table, std::uint32_t cases, std::uint64_t seed) {
@@ -349,6 +438,7 @@ std::vector<TamperProof> prove_rows(std::span<const ClaimRow> table, std::uint32
             tampers.emplace_back(&row, row.left_out);
         }
     }
+    prove_undo_rows(table, cases, seed, out);
     for_each_generated_run(seed, cases, false, [&](const sim::Scenario& scenario, RunResult& run) {
         const Saved saved(run);
         // A check the untampered report already violates (a known debt of `published`) proves

@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/undo.h"
 #include "properties/run.h"
 
 namespace deskcheck::props {
@@ -33,6 +34,8 @@ std::string_view to_string(ClaimKind k);
 
 // Applies one wrong claim to the first report it fits; false when no report of the run fits.
 using Tamper = bool (*)(RunResult&);
+// The same for the undo tool's report (model/undo.h), applied to R0 runs (properties/r0_bench.h).
+using UndoTamper = bool (*)(TaskReport&);
 
 struct ClaimRow {
     std::string_view type;   // the report type, as model/ names it
@@ -43,9 +46,14 @@ struct ClaimRow {
     Tamper made_up = nullptr;
     Tamper left_out = nullptr;
     std::string_view gap;    // not yet judged both ways: which direction is not, and why ("" when judged)
+    UndoTamper undo_made_up = nullptr;  // rows of the undo tool's report: tampers of an R0 run's
+    UndoTamper undo_left_out = nullptr; // TaskReport, judged by the R0 properties
 };
 
 std::span<const ClaimRow> claim_table();
+
+// The R0 properties that judge the undo tool's rows (properties/r0_check.h).
+inline constexpr std::string_view r0_property_names[] = {"failure_leaves_nothing", "undo_restores"};
 
 // Whether the row's gap covers that direction ("made_up" | "left_out"): its gap text starts with
 // "both:" or with the direction and a colon.
@@ -73,7 +81,9 @@ struct TamperProof {
 };
 
 // Runs `cases` generated cases per rule set (current, published) from `seed`; applies every tamper
-// to each case's report (restored after each) and judges it with every check.
+// to each case's report (restored after each) and judges it with every check. The undo tool's
+// rows: `cases / 4` generated R0 fixtures (at least 50) in every mode (r0::sample_runs), each
+// tamper judged by the run's R0 property.
 std::vector<TamperProof> prove_claims(std::uint32_t cases, std::uint64_t seed);
 // The same for any rows (the tests prove a deliberately wrong row fails).
 std::vector<TamperProof> prove_rows(std::span<const ClaimRow> rows, std::uint32_t cases, std::uint64_t seed);

@@ -340,4 +340,33 @@ std::vector<sim::R0Fixture> generated_fixtures(std::uint64_t seed, std::size_t c
     return out;
 }
 
+void sample_runs(std::uint64_t seed, std::size_t count, R0Sample& out) {
+    out.fixtures = generated_fixtures(seed, count);
+    out.runs.clear();
+    for (std::size_t i = 0; i < out.fixtures.size(); ++i) {
+        const sim::R0Fixture& f = out.fixtures[i];
+        const auto steps = static_cast<std::uint32_t>(f.steps.size());
+        auto failing = make_adapter("deskcheck");
+        out.runs.push_back(run_once(*failing, f, 1 + static_cast<std::uint32_t>(i) % steps, std::nullopt, f.allow_irreversible));
+        auto dry = make_adapter("deskcheck");
+        const std::size_t apply_ops = run_once(*dry, f, std::nullopt, std::nullopt, f.allow_irreversible).truth.ops.size();
+        if (apply_ops > 0) {  // an operation of the apply fails
+            auto faulted = make_adapter("deskcheck");
+            const sim::OpFault fault{1 + i % apply_ops, static_cast<sim::OpFaultKind>(i % 4)};
+            out.runs.push_back(run_once(*faulted, f, std::nullopt, fault, f.allow_irreversible));
+        }
+        auto normal = make_adapter("deskcheck");
+        out.runs.push_back(run_normal_then_undo(*normal, f));
+        const std::size_t ops = out.runs.back().truth.ops.size();
+        if (ops > 0) {  // the last operation fails (the undo's, when it has one)
+            auto undo_faulted = make_adapter("deskcheck");
+            out.runs.push_back(run_normal_then_undo(*undo_faulted, f, sim::OpFault{ops, sim::OpFaultKind::NoSpace}));
+        }
+    }
+}
+
+std::optional<std::string> judge_run_property(const R0Run& run) {
+    return run.normal_then_undo ? undo_restores(run) : failure_leaves_nothing(run);
+}
+
 }  // namespace deskcheck::r0

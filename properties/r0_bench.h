@@ -94,6 +94,19 @@ ApplyReport apply_report_of(const TaskReport& t);
 // Did the run change anything before the failure, beyond folders another program's file needs?
 bool at_stake(const R0Run& run);
 
+// Runs of `count` generated fixtures (seeded) in every mode the campaign judges, each with the undo
+// tool's own report: a failed post-check, a faulted operation, the normal path then undo, and the
+// same with the undo's last operation failing. The runs point into `fixtures`.
+struct R0Sample {
+    std::vector<sim::R0Fixture> fixtures;
+    std::vector<R0Run> runs;
+    R0Sample() = default;
+    R0Sample(const R0Sample&) = delete;  // the runs point into the fixtures
+    R0Sample& operator=(const R0Sample&) = delete;
+};
+void sample_runs(std::uint64_t seed, std::size_t count, R0Sample& out);
+// The property a run is judged by: undo_restores (normal path then undo) or failure_leaves_nothing.
+std::optional<std::string> judge_run_property(const R0Run& run);
 // The generated fixtures the bench adds to the files of corpus/r0/ (seeded, deterministic).
 std::vector<sim::R0Fixture> generated_fixtures(std::uint64_t seed, std::size_t count);
 

@@ -486,12 +486,25 @@ std::optional<std::string> failure_leaves_nothing(const R0Run& input) {
     return j.why.empty() ? std::string("failure_leaves_nothing") : j.why.front();
 }
 
+bool reference_runs(const sim::R0Fixture& f) {
+    if (!reference_after(f.initial, f.steps)) return false;
+    // An invoke needs a button in a window whose framework takes UI Automation's Invoke.
+    return std::all_of(f.steps.begin(), f.steps.end(), [&](const TaskStep& s) {
+        if (s.op != StepOp::UiInvoke) return true;
+        const sim::R0Window* w = find_window(f.initial, s.window);
+        const sim::R0Control* c = find_control(f.initial, s.window, s.element);
+        return w != nullptr && c != nullptr && c->button && w->framework != Framework::Electron;
+    });
+}
+
+bool fault_hit(const R0Run& run) { return run.fault && run.fault->op >= 1 && run.fault->op <= run.truth.ops.size(); }
+
 std::optional<std::string> undo_restores(const R0Run& run) {
     assert(run.normal_then_undo);
     const sim::R0Fixture& f = *run.fixture;
-    const bool op_failed = std::any_of(run.truth.ops.begin(), run.truth.ops.end(), [](const sim::OpRecord& o) { return o.result != "ok"; });
+    const bool op_failed = fault_hit(run);
     if (!run.normal_finished) {
-        if (!op_failed && reference_after(f.initial, f.steps)) return "the normal path did not finish, though it can";
+        if (!op_failed && reference_runs(f)) return "the normal path did not finish, though it can";
         R0Run failed = run;  // it failed on its own: judged as any failed run
         failed.normal_then_undo = false;
         return failure_leaves_nothing(failed);

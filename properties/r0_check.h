@@ -85,6 +85,13 @@ R0Judgement judge_r0_run(const R0Run& run);
 // A crashed run's claims, read from its journal lines (lines of other tasks and bad lines are skipped:
 // the traceability check reports those).
 ApplyReport claims_of_journal(const R0Run& run);
+// Whether the task can run to its end on the fixture's desktop, without faults (the reference, and
+// every invoke on a button UI Automation can invoke).
+bool reference_runs(const sim::R0Fixture& f);
+// The operation fault the run was given was reached (the world failed that operation). Other
+// operations that did not succeed (a rejected input, a missing file) are the tool's doing or the
+// fixture's, never an excuse.
+bool fault_hit(const R0Run& run);
 // The undo tool's report, every field both ways (ok, refused, failed step, error; per step: state,
 // journaled, error, undo, undo error) against the injected failure, the world's operation faults,
 // the reference and the task's journal lines; nullopt when it holds or there is no such report.

@@ -82,8 +82,8 @@ std::optional<std::string> apply_claims(const R0Run& run, const TaskReport& t, c
     const sim::R0Fixture& fx = *run.fixture;
     if (t.steps.size() != fx.steps.size())
         return "the report has " + std::to_string(t.steps.size()) + " step reports for a task of " + std::to_string(fx.steps.size());
-    const bool op_failed = std::any_of(run.truth.ops.begin(), run.truth.ops.end(), [](const sim::OpRecord& o) { return o.result != "ok"; });
-    const bool can_run = reference_after(fx.initial, fx.steps).has_value();
+    const bool op_failed = fault_hit(run);
+    const bool can_run = reference_runs(fx);
     // Succeeded as far as anyone can tell: no injected failure, no operation failed, the task can run.
     const bool succeeded = !run.failed_after_step && !op_failed && can_run && !f.refused;
     if (t.ok != succeeded) {

@@ -21,28 +21,6 @@ namespace {
 
 using namespace deskcheck;
 
-// Runs of generated fixtures in every mode the campaign has: a failed post-check, a faulted
-// operation, the normal path then undo (with and without a fault in the undo).
-std::vector<r0::R0Run> sample_runs(std::vector<sim::R0Fixture>& keep) {
-    keep = r0::generated_fixtures(7, 300);
-    std::vector<r0::R0Run> runs;
-    for (std::size_t i = 0; i < keep.size(); ++i) {
-        const sim::R0Fixture& f = keep[i];
-        const auto steps = static_cast<std::uint32_t>(f.steps.size());
-        auto a = r0::make_adapter("deskcheck");
-        runs.push_back(r0::run_once(*a, f, 1 + static_cast<std::uint32_t>(i) % steps, std::nullopt, f.allow_irreversible));
-        auto b = r0::make_adapter("deskcheck");
-        runs.push_back(r0::run_once(*b, f, std::nullopt, sim::OpFault{1 + i % 3, sim::OpFaultKind::PermissionDenied}, f.allow_irreversible));
-        auto c = r0::make_adapter("deskcheck");
-        runs.push_back(r0::run_normal_then_undo(*c, f));
-        auto d = r0::make_adapter("deskcheck");
-        const r0::R0Run dry = r0::run_normal_then_undo(*d, f);
-        auto e = r0::make_adapter("deskcheck");
-        runs.push_back(r0::run_normal_then_undo(*e, f, sim::OpFault{dry.truth.ops.size(), sim::OpFaultKind::NoSpace}));
-    }
-    return runs;
-}
-
 using Tamper = std::function<bool(TaskReport&)>;  // false: the report has nothing it fits
 
 // The step report `pick` finds first, tampered by `f`.
@@ -104,8 +82,9 @@ const std::map<std::string, Tamper>& tampers() {
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(R2_every_field_of_the_undo_tools_report_is_judged_both_ways) {
-    std::vector<sim::R0Fixture> fixtures;
-    const std::vector<r0::R0Run> runs = sample_runs(fixtures);
+    r0::R0Sample sample;
+    r0::sample_runs(7, 300, sample);
+    const std::vector<r0::R0Run>& runs = sample.runs;
     std::size_t with_report = 0;
     for (const r0::R0Run& run : runs) {
         BOOST_REQUIRE(run.task.has_value());
@@ -132,22 +111,17 @@ BOOST_AUTO_TEST_CASE(R2_every_field_of_the_undo_tools_report_is_judged_both_ways
 // The claim check is part of `honest`: a report that lies fails the run's judgement, and the
 // campaign's property with it.
 BOOST_AUTO_TEST_CASE(R2_a_report_that_lies_fails_failure_leaves_nothing_and_undo_restores) {
-    std::vector<sim::R0Fixture> fixtures;
-    const std::vector<r0::R0Run> runs = sample_runs(fixtures);
+    r0::R0Sample sample;
+    r0::sample_runs(7, 300, sample);
+    const std::vector<r0::R0Run>& runs = sample.runs;
     std::size_t failure_runs = 0, undo_runs = 0;
     for (const r0::R0Run& run : runs) {
         if (!run.task || run.task->steps.empty()) continue;
         r0::R0Run t = run;
         t.task->steps.front().journaled = !t.task->steps.front().journaled;
-        if (run.normal_then_undo) {
-            if (r0::undo_restores(run)) continue;  // the run itself is judged elsewhere
-            BOOST_TEST(r0::undo_restores(t).has_value());
-            ++undo_runs;
-        } else {
-            if (r0::failure_leaves_nothing(run)) continue;
-            BOOST_TEST(r0::failure_leaves_nothing(t).has_value());
-            ++failure_runs;
-        }
+        BOOST_TEST(!r0::judge_run_property(run).has_value(), r0::judge_run_property(run).value_or(""));
+        BOOST_TEST(r0::judge_run_property(t).has_value());
+        ++(run.normal_then_undo ? undo_runs : failure_runs);
     }
     BOOST_TEST(failure_runs > 100u);
     BOOST_TEST(undo_runs > 100u);

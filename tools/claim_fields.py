@@ -25,7 +25,7 @@ def report_fields(root: str, types: set) -> dict:
     whose name ends in Report (a new report type needs its rows), from model/."""
     load_libclang()
     index = ci.Index.create()
-    source = "#include \"model/tool.h\"\n#include \"model/write.h\"\n"
+    source = "#include \"model/tool.h\"\n#include \"model/write.h\"\n#include \"model/undo.h\"\n"
     tu = index.parse("claims.cpp", args=["-x", "c++", "-std=c++20", "-I" + root],
                      unsaved_files=[("claims.cpp", source)])
     errors = [d.spelling for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
