@@ -158,7 +158,8 @@ int cmd_r0_campaign(const Argv& argv) {
                      "  One case in four is also killed mid-task (at a journal append or an operation) and recovered\n"
                      "  in process from its journal alone; the recovery itself is killed in half of those, then re-run.\n"
                      "  One in four of the rest runs the task to its end and undoes it (undo_restores, R-2); an\n"
-                     "  operation of that undo fails in half of those. The undo tool's whole report is judged too.\n"
+                     "  operation of that undo fails in half of those. One failure case in eight has a file step's\n"
+                     "  path leave the root (R-9). The undo tool's whole report is judged too.\n"
                      "  --policy: current (the tool), or a wrong undo the check must catch: null-as-empty,\n"
                      "  forget-folders, skip-failed-line, wrong-order, recover-skips-last-intent, recover-nothing.\n"
                      "  Exit 0 none, 1 a violation, 2 bad usage.\n";
@@ -185,7 +186,8 @@ int cmd_r0_campaign(const Argv& argv) {
                {"distribution", {{"failure_at_operation", r.at_operation}, {"with_other_programs", r.with_others},
                                  {"with_windows", r.with_ui}, {"with_a_null_value", r.null_values},
                                  {"crashed", r.crashed}, {"recovered", r.recovered}, {"recovery_crashed", r.recovery_crashed},
-                                 {"normal_then_undo", r.normal_undo}, {"undo_faulted", r.undo_faulted}}}};
+                                 {"normal_then_undo", r.normal_undo}, {"undo_faulted", r.undo_faulted},
+                                 {"path_leaves_the_root", r.leaving_root}}}};
         if (r.shrunk) {
             j["counterexample"] = {{"property", r0::property_of(*r.shrunk)}, {"violation", *r.shrunk->violation}, {"case", r0::describe_case(*r.shrunk)},
                                    {"choices", r.shrunk->choices}, {"fixture", sim::r0_fixture_to_json(r.shrunk->fixture)},
@@ -198,7 +200,8 @@ int cmd_r0_campaign(const Argv& argv) {
                   << ", with windows " << r.with_ui << ", with a field holding no value " << r.null_values << "\n";
         std::cout << "killed mid-task and recovered in process from the journal " << r.crashed << ", of which the recovery undid steps "
                   << r.recovered << ", the recovery itself killed and re-run " << r.recovery_crashed << "\n";
-        std::cout << "run to the end and undone " << r.normal_undo << ", of which an operation of the undo failed " << r.undo_faulted << "\n";
+        std::cout << "run to the end and undone " << r.normal_undo << ", of which an operation of the undo failed " << r.undo_faulted
+                  << "; a path that leaves the root " << r.leaving_root << "\n";
         if (!r.shrunk) {
             std::cout << "failure_leaves_nothing, undo_restores: no violation" << (interrupted() ? " in the cases run" : "") << "\n";
         } else {

@@ -74,12 +74,14 @@ bool UndoTool::journal(const JournalEntry& entry) { return ports_.journal->appen
 UndoTool::Outcome UndoTool::check_task(const Task& task) const {
     if (task.id.empty()) return {false, "the task has no id"};
     if (task.steps.size() > task_steps_max) return {false, "more than " + std::to_string(task_steps_max) + " steps"};
-    for (const TaskStep& s : task.steps) {
+    for (std::uint32_t i = 0; i < task.steps.size(); ++i) {
+        const TaskStep& s = task.steps[i];
         const bool file = is_file_op(s.op);
         if (file && ports_.files == nullptr) return {false, "a file step without a files port"};
         if (!file && ports_.desktop == nullptr) return {false, "a UI step without a desktop port"};
-        if (file && !valid_path(s.path)) return {false, "bad path '" + s.path + "'"};
-        if (s.op == StepOp::FileMove && !valid_path(s.to)) return {false, "bad path '" + s.to + "'"};
+        // a path that would leave the root is a named failure of its step, before anything acts.
+        if (file && !valid_path(s.path)) return {false, "bad path '" + s.path + "': it would leave the root", i + 1};
+        if (s.op == StepOp::FileMove && !valid_path(s.to)) return {false, "bad path '" + s.to + "': it would leave the root", i + 1};
     }
     return {};
 }
@@ -116,6 +118,14 @@ TaskReport UndoTool::run(const Task& task, const PostCheck& post_check) {
     }
     if (const Outcome o = check_task(task); !o.ok) {
         report.error = o.error;
+        if (o.step != 0) {  // refused at the step that names the path, journaled as any refusal
+            report.refused = true;
+            report.failed_step = o.step;
+            report.error = "refused before acting: step " + std::to_string(o.step) + ": " + o.error;
+            report.steps[o.step - 1].state = StepState::Refused;
+            report.steps[o.step - 1].error = o.error;
+            journal({task.id, o.step, task.steps[o.step - 1].op, JournalStatus::Refused, std::nullopt, o.error});
+        }
         return report;
     }
     for (std::uint32_t i = 0; i < task.steps.size() && !task.allow_irreversible; ++i) {

@@ -107,6 +107,7 @@ private:
     struct Outcome {
         bool ok = true;
         std::string error;
+        std::uint32_t step = 0;  // check_task: the step (1-based) whose path is bad; 0: the task as a whole
     };
     Outcome check_task(const Task& task) const;
     std::optional<std::string> not_undoable_reason(const TaskStep& step);

@@ -2,6 +2,7 @@
 #include "properties/r0_campaign.h"
 
 #include <algorithm>
+#include <array>
 
 #include "properties/r0_bench.h"
 #include "properties/r0_check.h"
@@ -69,6 +70,24 @@ void normal_then_undo(sim::R0Choices& c, R0CaseResult& r, std::size_t apply_ops,
     r.violation = undo_restores(run);
 }
 
+// One case in eight of the failure cases (the last decision, so that shrinking goes towards a path
+// inside the root) has one file step's path (or a move's destination) leave the root: the
+// task must be refused at that step before anything acts.
+constexpr std::uint32_t leaving_root_one_in = 8;
+
+void lead_out_of_the_root(sim::R0Choices& c, R0CaseResult& r) {
+    std::vector<std::size_t> file_steps;
+    for (std::size_t i = 0; i < r.fixture.steps.size(); ++i) {
+        if (is_file_op(r.fixture.steps[i].op)) file_steps.push_back(i);
+    }
+    if (file_steps.empty()) return;
+    TaskStep& step = r.fixture.steps[file_steps[c.pick(static_cast<std::uint32_t>(file_steps.size()))]];
+    std::string& path = step.op == StepOp::FileMove && c.pick(2) == 1 ? step.to : step.path;
+    static constexpr std::array<const char*, 4> ways{"../", "/", "./", "a/../../"};
+    path = ways[c.pick(static_cast<std::uint32_t>(ways.size()))] + path;
+    r.leaves_root = true;
+}
+
 R0CaseResult run_with(sim::R0Choices& source, const UndoPolicy* policy, const R0Recovery* recovery) {
     R0CaseResult r;
     RecordingChoices c(source, r.choices);
@@ -90,6 +109,7 @@ R0CaseResult run_with(sim::R0Choices& source, const UndoPolicy* policy, const R0
         normal_then_undo(c, r, ops, policy);
         return r;
     }
+    if (c.pick(leaving_root_one_in) == leaving_root_one_in - 1) lead_out_of_the_root(c, r);
     auto adapter = make_adapter("deskcheck", policy);
     const R0Run run = r.point.at_operation
                           ? run_once(*adapter, r.fixture, std::nullopt, r.point.fault, r.fixture.allow_irreversible)
@@ -184,6 +204,7 @@ R0CampaignResult run_r0_campaign(std::uint64_t seed, std::size_t cases, const Un
         out.recovery_crashed += r.crash.recovery_at_event != 0 ? 1 : 0;
         out.normal_undo += r.normal_then_undo ? 1 : 0;
         out.undo_faulted += r.undo_fault ? 1 : 0;
+        out.leaving_root += r.leaves_root ? 1 : 0;
         out.at_operation += r.point.at_operation ? 1 : 0;
         out.with_others += r.fixture.others.empty() ? 0 : 1;
         out.with_ui += r.fixture.initial.windows.empty() ? 0 : 1;
@@ -217,6 +238,7 @@ std::string describe_case(const R0CaseResult& c) {
         if (c.undo_fault) s += "; operation " + std::to_string(c.undo_fault->op) + " (of the undo) fails (" + std::string(sim::to_string(c.undo_fault->kind)) + ")";
         return s;
     }
+    if (c.leaves_root) s += " a path leaves the root;";
     if (c.point.at_operation) s += " operation " + std::to_string(c.point.fault.op) + " fails (" + std::string(sim::to_string(c.point.fault.kind)) + ")";
     else s += " the post-check of step " + std::to_string(c.point.step) + " fails";
     if (c.crash.crashed) {

@@ -10,7 +10,8 @@
 // events, and run again. The recovered world is judged by the same check.
 //
 // One case in four of the rest runs the normal path and undoes the finished task (undo_restores,
-// properties/r0_check.h); one of two of those has an operation of the undo fail.
+// properties/r0_check.h); one of two of those has an operation of the undo fail. One failure case in
+// eight has a file step's path leave the root: refused at that step before anything acts.
 #pragma once
 
 #include <cstdint>
@@ -44,6 +45,7 @@ struct R0CaseResult {
     R0CrashPoint crash;
     bool normal_then_undo = false;          // the task ran without a failure and was undone (`point` unused)
     std::optional<sim::OpFault> undo_fault; // ... and this operation of the undo failed
+    bool leaves_root = false;               // a file step's path leaves the root
     std::optional<std::string> violation;
 };
 
@@ -68,6 +70,8 @@ struct R0CampaignResult {
     std::size_t crashed = 0, recovered = 0, recovery_crashed = 0;
     // Normal path then undo, and of those, an operation of the undo failing.
     std::size_t normal_undo = 0, undo_faulted = 0;
+    // Failure cases with a step whose path leaves the root.
+    std::size_t leaving_root = 0;
     bool interrupted = false;  // the stop request said stop: the cases so far
 };
 

@@ -67,7 +67,22 @@ const sim::R0Control* find_control(const WorldState& s, WindowId w, ElementId e)
     return nullptr;
 }
 
+// R-9, in the check's own words: a path leaves the root when it is absolute, or when a segment is
+// empty, "." or ".." (the root's own folder is never a step's path).
+bool leaves_root(const std::string& path) {
+    if (path.empty() || path.front() == '/') return true;
+    std::size_t start = 0;
+    while (start <= path.size()) {
+        const std::size_t end = std::min(path.find('/', start), path.size());
+        const std::string segment = path.substr(start, end - start);
+        if (segment.empty() || segment == "." || segment == "..") return true;
+        start = end + 1;
+    }
+    return false;
+}
+
 std::optional<Before> file_before(const WorldState& s, const TaskStep& step) {
+    if (leaves_root(step.path) || (step.op == StepOp::FileMove && leaves_root(step.to))) return std::nullopt;
     Before b;
     b.path = step.path;
     b.to = step.to;
@@ -456,7 +471,9 @@ R0Judgement judge(const R0Run& run) {
                  run.report.undo_failed_steps.empty();
     if (!j.rollback)
         j.why.push_back("rollback: " + std::to_string(run.report.rolled_back) + " undone of " + std::to_string(run.report.executed) + " executed");
-    const std::string trace = check_journal(run);
+    std::string trace = check_journal(run);
+    if (trace.empty() && first_step_leaving_root(f) && !run.truth.ops.empty())
+        trace = "step " + std::to_string(*first_step_leaving_root(f)) + "'s path leaves the root (R-9), and the task acted before refusing";
     j.traceability = trace.empty();
     if (!j.traceability) j.why.push_back("traceability: " + trace);
     return j;
@@ -495,6 +512,15 @@ bool reference_runs(const sim::R0Fixture& f) {
         const sim::R0Control* c = find_control(f.initial, s.window, s.element);
         return w != nullptr && c != nullptr && c->button && w->framework != Framework::Electron;
     });
+}
+
+std::optional<std::uint32_t> first_step_leaving_root(const sim::R0Fixture& f) {
+    for (std::uint32_t i = 0; i < f.steps.size(); ++i) {
+        const TaskStep& s = f.steps[i];
+        const bool file = s.op == StepOp::FileWrite || s.op == StepOp::FileMkdir || s.op == StepOp::FileMove;
+        if (file && (leaves_root(s.path) || (s.op == StepOp::FileMove && leaves_root(s.to)))) return i + 1;
+    }
+    return std::nullopt;
 }
 
 bool fault_hit(const R0Run& run) { return run.fault && run.fault->op >= 1 && run.fault->op <= run.truth.ops.size(); }

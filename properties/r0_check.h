@@ -61,6 +61,11 @@ struct R0Run {
     // The undo tool's own report of the apply (normal path: of the undo), when the adapter is the
     // in-process model/undo.h; every field of it is judged (task_report_claims).
     std::optional<TaskReport> task;
+    // A crashed run: the reports of the recovery that ran to its end (the tool's own recover), and
+    // the number of journal lines before it began; every field of them is judged against the lines
+    // that recovery wrote (task_report_claims).
+    std::optional<std::vector<TaskReport>> recovery_reports;
+    std::size_t recovery_journal_from = 0;
 };
 
 struct R0Judgement {
@@ -88,13 +93,17 @@ ApplyReport claims_of_journal(const R0Run& run);
 // Whether the task can run to its end on the fixture's desktop, without faults (the reference, and
 // every invoke on a button UI Automation can invoke).
 bool reference_runs(const sim::R0Fixture& f);
+// The first file step (1-based) whose path leaves the root (R-9: absolute, or an empty, "." or ".."
+// segment); such a task must be refused before anything acts.
+std::optional<std::uint32_t> first_step_leaving_root(const sim::R0Fixture& f);
 // The operation fault the run was given was reached (the world failed that operation). Other
 // operations that did not succeed (a rejected input, a missing file) are the tool's doing or the
 // fixture's, never an excuse.
 bool fault_hit(const R0Run& run);
 // The undo tool's report, every field both ways (ok, refused, failed step, error; per step: state,
 // journaled, error, undo, undo error) against the injected failure, the world's operation faults,
-// the reference and the task's journal lines; nullopt when it holds or there is no such report.
+// the reference and the task's journal lines; a crashed run's recovery reports against the lines
+// that recovery wrote; nullopt when it holds or there is no such report.
 // Part of the `honest` judgement.
 std::optional<std::string> task_report_claims(const R0Run& run);
 // The property: nullopt when it holds, else the first reason.

@@ -98,21 +98,25 @@ CrashRun run_crash_and_recover(const sim::R0Fixture& f, std::optional<std::uint3
     run.fault = fault;
     if (!out.crashed) {
         run.report = apply_report_of(*report);
+        run.task = report;
     } else {
         world.set_fault(std::nullopt);
         const R0Recovery own{};
         const R0Recovery& how = recovery != nullptr ? *recovery : own;
+        run.recovery_journal_from = file.lines().size();
         RecoveryOutcome last = recover_once(world, file, recovery_crash_at, policy, how);
         out.recovery_events = last.events;
         out.error = last.error;
         if (last.killed) {
             out.recovery_crashed = true;
+            run.recovery_journal_from = file.lines().size();
             last = recover_once(world, file, 0, policy, how);
             if (out.error.empty()) out.error = last.error;
         }
         for (const TaskReport& r : last.reports) out.undone_by_recovery += r.restored();
         run.crashed = true;
         run.report.task_id = task.id;  // the claims are read from the journal by the check
+        if (last.error.empty()) run.recovery_reports = last.reports;
     }
     run.final_state = world.state();
     run.truth = world.truth();

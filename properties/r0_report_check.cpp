@@ -25,10 +25,12 @@ struct JournalFacts {
     bool done = false;                               // the task's done line
 };
 
-JournalFacts journal_facts(const R0Run& run) {
+// The facts of the task's lines from line `from` on.
+JournalFacts journal_facts(const R0Run& run, std::size_t from = 0) {
     JournalFacts f;
     if (!run.journal) return f;
-    for (const std::string& text : *run.journal) {
+    for (std::size_t i = from; i < run.journal->size(); ++i) {
+        const std::string& text = (*run.journal)[i];
         auto parsed = parse_json_strict<Json>(text);
         const Json* line = std::get_if<Json>(&parsed);
         if (line == nullptr || !line->is_object()) continue;  // check_journal names it
@@ -137,10 +139,48 @@ std::optional<std::string> undo_claims(const R0Run& run, const TaskReport& t, co
     return std::nullopt;
 }
 
+// The reports of the recovery that ran to its end: one for the task exactly when that recovery
+// wrote undo lines for it, holding one step per line, each restored or failed as its line says.
+std::optional<std::string> recovery_claims(const R0Run& run, const std::vector<TaskReport>& reports) {
+    const JournalFacts wrote = journal_facts(run, run.recovery_journal_from);
+    const JournalFacts all = journal_facts(run);
+    const bool undid = !wrote.last_undo.empty();
+    if (reports.size() != (undid ? 1u : 0u))
+        return "the recovery gives " + std::to_string(reports.size()) + " task reports, where it undid " + (undid ? "one task" : "nothing");
+    if (!undid) return std::nullopt;
+    const TaskReport& t = reports.front();
+    if (t.task_id != run.report.task_id) return "the recovery's report names another task";
+    std::vector<std::uint32_t> reported;
+    for (const UndoStepReport& s : t.steps) reported.push_back(s.step);
+    std::sort(reported.begin(), reported.end());
+    std::vector<std::uint32_t> undone;
+    for (const auto& [step, _] : wrote.last_undo) undone.push_back(step);
+    if (reported != undone)
+        return "the recovery reports " + std::to_string(reported.size()) + " steps, where it wrote undo lines for " + std::to_string(undone.size());
+    bool clean = true;
+    for (const UndoStepReport& s : t.steps) {
+        if (s.op != run.fixture->steps.at(s.step - 1).op) return step_name(s.step) + ": the recovery names another operation";
+        if (s.state != StepState::Done) return step_name(s.step) + ": the recovery reports it " + std::string(to_string(s.state)) + ", where it had acted";
+        JournalFacts f = wrote;
+        f.intent = all.intent;  // journaled: the task's intent lines, written before the crash
+        if (auto e = step_claims(s, f)) return "recovery: " + *e;
+        clean = clean && undo_of(wrote, s.step) != UndoState::Failed;
+    }
+    if (t.ok != clean) return t.ok ? "the recovery says ok, and an undo failed" : "the recovery says not ok, and no undo failed";
+    if (t.ok == !t.error.empty()) return t.ok ? "the recovery says ok, with an error" : "the recovery is not ok, and no error says why";
+    if (t.refused || t.failed_step) return "the recovery's report names a refused or failed step";
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::string> task_report_claims(const R0Run& run) {
-    if (!run.task || run.crashed) return std::nullopt;  // no model report (another adapter, or a killed task)
+    if (run.crashed) {
+        if (!run.recovery_reports) return std::nullopt;
+        if (auto e = recovery_claims(run, *run.recovery_reports)) return "report: " + *e;
+        return std::nullopt;
+    }
+    if (!run.task) return std::nullopt;  // no model report (another adapter)
     const TaskReport& t = *run.task;
     if (t.task_id != run.report.task_id || t.task_id.empty()) return "the report's task id is not the task's";
     const JournalFacts f = journal_facts(run);

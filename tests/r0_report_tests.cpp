@@ -13,6 +13,7 @@
 #include "properties/r0_bench.h"
 #include "properties/r0_campaign.h"
 #include "properties/r0_check.h"
+#include "properties/r0_crash.h"
 #include "properties/r0_policies.h"
 #include "sim/prng.h"
 #include "sim/r0_generate.h"
@@ -160,4 +161,90 @@ BOOST_AUTO_TEST_CASE(R2_the_campaign_runs_tasks_to_their_end_and_undoes_them) {
     // A quarter of the three quarters not killed, half of those with an operation of the undo failing.
     BOOST_TEST(r.normal_undo > 1000u);
     BOOST_TEST(r.undo_faulted > 200u);
+}
+
+// A crashed task's recovery reports are claims too: each tamper of them, on real crash runs, fails.
+BOOST_AUTO_TEST_CASE(R7_the_recoverys_reports_are_judged_against_the_lines_it_wrote) {
+    const std::vector<sim::R0Fixture> fixtures = r0::generated_fixtures(11, 200);
+    const std::vector<std::pair<std::string, std::function<bool(std::vector<TaskReport>&)>>> tampers{
+        {"report left out", [](std::vector<TaskReport>& r) { if (r.empty()) return false; r.clear(); return true; }},
+        {"report made up", [](std::vector<TaskReport>& r) { if (!r.empty()) return false; r.push_back(TaskReport{}); return true; }},
+        {"ok flipped", [](std::vector<TaskReport>& r) { if (r.empty()) return false; r[0].ok = !r[0].ok; return true; }},
+        {"error flipped", [](std::vector<TaskReport>& r) { if (r.empty()) return false; r[0].error = r[0].error.empty() ? "made up" : ""; return true; }},
+        {"a step left out", [](std::vector<TaskReport>& r) { if (r.empty() || r[0].steps.empty()) return false; r[0].steps.pop_back(); return true; }},
+        {"an undo said restored", [](std::vector<TaskReport>& r) {
+             for (auto& t : r) for (auto& s : t.steps) if (s.undo != UndoState::Restored) { s.undo = UndoState::Restored; return true; }
+             return false; }},
+        {"an undo said failed", [](std::vector<TaskReport>& r) {
+             for (auto& t : r) for (auto& s : t.steps) if (s.undo == UndoState::Restored) { s.undo = UndoState::Failed; s.undo_error = "x"; return true; }
+             return false; }},
+    };
+    std::vector<std::size_t> applied(tampers.size()), caught(tampers.size());
+    std::size_t judged = 0;
+    for (std::size_t i = 0; i < fixtures.size(); ++i) {
+        const sim::R0Fixture& f = fixtures[i];
+        const auto steps = static_cast<std::uint32_t>(f.steps.size());
+        const r0::CrashRun whole = r0::run_crash_and_recover(f, 1 + static_cast<std::uint32_t>(i) % steps, std::nullopt, 0, 0, nullptr, nullptr);
+        for (std::size_t at = 1; at <= whole.events; ++at) {
+            const r0::CrashRun c = r0::run_crash_and_recover(f, 1 + static_cast<std::uint32_t>(i) % steps, std::nullopt, at, 0, nullptr, nullptr);
+            if (!c.crashed || !c.run.recovery_reports) continue;
+            ++judged;
+            BOOST_TEST(!r0::task_report_claims(c.run).has_value(), r0::task_report_claims(c.run).value_or(""));
+            for (std::size_t t = 0; t < tampers.size(); ++t) {
+                r0::R0Run tampered = c.run;
+                if (!tampers[t].second(*tampered.recovery_reports)) continue;
+                ++applied[t];
+                caught[t] += r0::task_report_claims(tampered).has_value() ? 1 : 0;
+            }
+        }
+    }
+    BOOST_TEST(judged > 200u);
+    for (std::size_t t = 0; t < tampers.size(); ++t) {
+        BOOST_TEST_CONTEXT(tampers[t].first) {
+            BOOST_TEST(applied[t] > 0u);
+            BOOST_TEST(caught[t] == applied[t]);
+        }
+    }
+}
+
+// a step whose path leaves the root is refused at that step, journaled, before anything acts —
+// and a run that acted on such a task fails the check (its negative proof: the same run's world and
+// journal, judged against the fixture with the path led out of the root).
+BOOST_AUTO_TEST_CASE(R9_a_path_that_leaves_the_root_is_refused_at_its_step_before_anything_acts) {
+    sim::R0Fixture inside;
+    inside.name = "two-writes";
+    TaskStep a;
+    a.op = StepOp::FileWrite;
+    a.path = "a.txt";
+    a.bytes = "A";
+    TaskStep b = a;
+    b.path = "out/b.txt";
+    inside.steps = {a, b};
+    for (const std::string way : {"../", "/", "./", "out/../../"}) {
+        sim::R0Fixture outside = inside;
+        outside.steps[1].path = way + "b.txt";
+        BOOST_TEST_CONTEXT(outside.steps[1].path) {
+            BOOST_TEST((r0::first_step_leaving_root(outside) == std::optional<std::uint32_t>(2)));
+            auto tool = r0::make_adapter("deskcheck");
+            const r0::R0Run refused = r0::run_once(*tool, outside, 1, std::nullopt, false);
+            BOOST_TEST(!r0::failure_leaves_nothing(refused).has_value(), r0::failure_leaves_nothing(refused).value_or(""));
+            BOOST_REQUIRE(refused.task.has_value());
+            BOOST_TEST(refused.task->refused);
+            BOOST_TEST((refused.task->failed_step == std::optional<std::uint32_t>(2)));
+            BOOST_TEST(refused.truth.ops.empty());
+            BOOST_REQUIRE(refused.journal.has_value());
+            BOOST_REQUIRE(refused.journal->size() == 1u);
+            BOOST_TEST(refused.journal->front().find("\"refused\"") != std::string::npos);
+            // A tool that acted on it: the run of the task inside the root, judged as the one outside.
+            auto acting = r0::make_adapter("deskcheck");
+            r0::R0Run acted = r0::run_once(*acting, inside, 1, std::nullopt, false);
+            BOOST_TEST(!r0::failure_leaves_nothing(acted).has_value());
+            acted.fixture = &outside;
+            acted.task.reset();
+            const auto why = r0::failure_leaves_nothing(acted);
+            BOOST_TEST(why.has_value());
+            BOOST_TEST_MESSAGE(why.value_or(""));
+        }
+    }
+    BOOST_TEST(!r0::first_step_leaving_root(inside).has_value());
 }
