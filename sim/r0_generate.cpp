@@ -9,7 +9,8 @@ namespace {
 
 constexpr std::array<std::string_view, 6> folders{"", "docs", "out", "out/new", "inbox/a/b", "docs/old"};
 constexpr std::array<std::string_view, 4> names{"a.txt", "b.log", "c.md", "d.txt"};
-constexpr std::array<std::string_view, 4> contents{"", "hello", "v2\n", "report"};
+// A quote and a backslash: what the journal must escape (R-7: every line reads back).
+constexpr std::array<std::string_view, 4> contents{"", "hello", "v2\n", "say \"hi\" \\o/"};
 constexpr std::array<Framework, 4> frameworks{Framework::Wpf, Framework::Win32, Framework::WinForms, Framework::Electron};
 constexpr std::uint32_t existing_folders_max = 3;
 constexpr std::uint32_t existing_files_max = 3;
