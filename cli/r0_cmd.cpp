@@ -26,6 +26,7 @@
 #include "cli/files.h"
 #include "cli/interrupt.h"
 #include "cli/r0_power_cmd.h"
+#include "cli/report.h"
 #include "json/strict_parse.h"
 #include "properties/r0_bench.h"
 #include "properties/r0_campaign.h"
@@ -150,9 +151,9 @@ void print_bench(const r0::R0BenchResult& b, std::size_t fixtures, std::size_t g
 
 int cmd_r0_campaign(const Argv& argv) {
     const auto stop = stop_on_interrupt();  // first: a signal during the set-up is not lost either
-    Args args("r0 campaign", argv, {"--json", "--help"}, {"--cases", "--seed", "--policy"});
+    Args args("r0 campaign", argv, {"--json", "--help"}, {"--cases", "--seed", "--policy", "--digests"});
     if (args.flag("--help")) {
-        std::cout << "usage: deskcheck r0 campaign [--cases N] [--seed S] [--policy P] [--json]\n"
+        std::cout << "usage: deskcheck r0 campaign [--cases N] [--seed S] [--policy P] [--json] [--digests FILE]\n"
                      "  failure_leaves_nothing over N generated fixtures (default 100000, seed 1), each with a failure\n"
                      "  at a generated step or operation; stops at the first violation and shrinks it.\n"
                      "  One case in four is also killed mid-task (at a journal append or an operation) and recovered\n"
@@ -162,6 +163,8 @@ int cmd_r0_campaign(const Argv& argv) {
                      "  path leave the root (R-9). The undo tool's whole report is judged too.\n"
                      "  --policy: current (the tool), or a wrong undo the check must catch: null-as-empty,\n"
                      "  forget-folders, skip-failed-line, wrong-order, recover-skips-last-intent, recover-nothing.\n"
+                     "  --digests FILE: one line per case, \"INDEX 0 DIGEST 1\" (FNV-1a of its journal, the world\n"
+                     "  after it, its operations and reports), as `deskcheck run --digests` writes them.\n"
                      "  Exit 0 none, 1 a violation, 2 bad usage.\n";
         return exit_ok;
     }
@@ -178,7 +181,21 @@ int cmd_r0_campaign(const Argv& argv) {
     const std::uint64_t s = seed.value_or(1);
     const std::uint64_t n = cases.value_or(default_cases);
     if (!args.flag("--json")) std::cout << "seed " << s << ", " << n << " cases, policy " << policy_name << "\n" << std::flush;
-    const r0::R0CampaignResult r = r0::run_r0_campaign(s, n, policy.policy.get(), policy.recovery.get(), stop);
+    const std::optional<std::string> digests_file = args.option("--digests");
+    std::vector<std::uint64_t> digests;
+    const r0::R0CampaignResult r = r0::run_r0_campaign(s, n, policy.policy.get(), policy.recovery.get(), stop, digests_file ? &digests : nullptr);
+    if (digests_file) {
+        std::string lines;
+        char buf[64];
+        for (std::size_t i = 0; i < digests.size(); ++i) {
+            std::snprintf(buf, sizeof buf, "%zu 0 %016llx 1\n", i, static_cast<unsigned long long>(digests[i]));
+            lines += buf;
+        }
+        if (const std::string e = write_text_file(*digests_file, lines); !e.empty()) {
+            std::cerr << "deskcheck r0 campaign: --digests " << e << "\n";
+            return exit_infrastructure;
+        }
+    }
     const std::string reproduce = "deskcheck r0 campaign --seed " + std::to_string(s) + " --cases " + std::to_string(n) + " --policy " + policy_name;
     if (args.flag("--json")) {
         Json j{{"property", "failure_leaves_nothing"}, {"seed", s}, {"cases", r.cases}, {"cases_planned", n}, {"interrupted", interrupted_json()},

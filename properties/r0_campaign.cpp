@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 
+#include "model/shown.h"
 #include "properties/r0_bench.h"
 #include "properties/r0_check.h"
 
@@ -24,6 +25,36 @@ private:
     std::vector<std::uint32_t>& out_;
 };
 
+std::uint64_t mix(std::uint64_t h, std::string_view text) { return fnv1a64("\n", fnv1a64(text, h)); }
+
+std::uint64_t report_digest(std::uint64_t h, const TaskReport& t) {
+    h = mix(h, t.task_id + (t.ok ? " ok" : " not ok") + (t.refused ? " refused" : "") + " failed " +
+                   (t.failed_step ? std::to_string(*t.failed_step) : "-") + " " + t.error);
+    for (const UndoStepReport& s : t.steps) {
+        h = mix(h, std::to_string(s.step) + " " + std::string(to_string(s.op)) + " " + std::string(to_string(s.state)) +
+                       (s.journaled ? " journaled " : " ") + s.error + " " + std::string(to_string(s.undo)) + " " + s.undo_error);
+    }
+    return h;
+}
+
+// Everything a case's run did that a check could look at (R0CaseResult::digest).
+std::uint64_t run_digest(const R0Run& run) {
+    std::uint64_t h = fnv1a64_offset;
+    if (run.journal) {
+        for (const std::string& line : *run.journal) h = mix(h, line);
+    }
+    for (const std::string& line : sim::state_diff(run.fixture->initial, run.final_state, 1'000)) h = mix(h, "state " + line);
+    for (const sim::OpRecord& op : run.truth.ops) h = mix(h, "op " + op.what + " " + op.path + " " + op.result);
+    const ApplyReport& r = run.report;
+    h = mix(h, "apply " + r.task_id + (r.finished ? " finished" : "") + (r.refused ? " refused" : "") + " " + std::to_string(r.executed) +
+                   " " + std::to_string(r.rolled_back));
+    if (run.task) h = report_digest(h, *run.task);
+    if (run.recovery_reports) {
+        for (const TaskReport& t : *run.recovery_reports) h = report_digest(mix(h, "recovery"), t);
+    }
+    return h;
+}
+
 // One crash in four; 0 (no crash) is the simplest answer.
 constexpr std::uint32_t crash_one_in = 4;
 
@@ -43,6 +74,7 @@ void crash_and_recover(sim::R0Choices& c, R0CaseResult& r, std::optional<std::ui
         }
     }
     const CrashRun run = run_crash_and_recover(r.fixture, fail_at, fault, p.at_event, p.recovery_at_event, policy, recovery);
+    r.digest = run_digest(run.run);
     p.crashed = run.crashed;
     p.undone_by_recovery = run.undone_by_recovery;
     r.violation = run.error.empty() ? failure_leaves_nothing(run.run) : std::optional<std::string>(run.error);
@@ -67,6 +99,7 @@ void normal_then_undo(sim::R0Choices& c, R0CaseResult& r, std::size_t apply_ops,
     }
     auto adapter = make_adapter("deskcheck", policy);
     const R0Run run = run_normal_then_undo(*adapter, r.fixture, r.undo_fault);
+    r.digest = run_digest(run);
     r.violation = undo_restores(run);
 }
 
@@ -114,6 +147,7 @@ R0CaseResult run_with(sim::R0Choices& source, const UndoPolicy* policy, const R0
     const R0Run run = r.point.at_operation
                           ? run_once(*adapter, r.fixture, std::nullopt, r.point.fault, r.fixture.allow_irreversible)
                           : run_once(*adapter, r.fixture, r.point.step, std::nullopt, r.fixture.allow_irreversible);
+    r.digest = run_digest(run);
     r.violation = failure_leaves_nothing(run);
     return r;
 }
@@ -189,7 +223,7 @@ R0CaseResult shrink_r0_case(const R0CaseResult& failing, const UndoPolicy* polic
 }
 
 R0CampaignResult run_r0_campaign(std::uint64_t seed, std::size_t cases, const UndoPolicy* policy, const R0Recovery* recovery,
-                                 const std::function<bool()>& stop) {
+                                 const std::function<bool()>& stop, std::vector<std::uint64_t>* digests) {
     R0CampaignResult out;
     out.seed = seed;
     sim::Prng master(seed);
@@ -199,6 +233,7 @@ R0CampaignResult run_r0_campaign(std::uint64_t seed, std::size_t cases, const Un
         sim::Prng rng = master.split();
         R0CaseResult r = run_r0_case(rng, policy, recovery);
         ++out.cases;
+        if (digests != nullptr) digests->push_back(r.digest);
         out.crashed += r.crash.crashed ? 1 : 0;
         out.recovered += r.crash.crashed && r.crash.undone_by_recovery > 0 ? 1 : 0;
         out.recovery_crashed += r.crash.recovery_at_event != 0 ? 1 : 0;

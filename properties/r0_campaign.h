@@ -47,6 +47,9 @@ struct R0CaseResult {
     std::optional<sim::OpFault> undo_fault; // ... and this operation of the undo failed
     bool leaves_root = false;               // a file step's path leaves the root
     std::optional<std::string> violation;
+    // What the case's run did — its journal, the world after it against the world before, the
+    // reports — as one FNV-1a digest: two builds whose digests agree on every case behaved the same.
+    std::uint64_t digest = 0;
 };
 
 // Builds the case from `choices` (past their end every decision is 0) and judges it. `recovery`:
@@ -77,8 +80,10 @@ struct R0CampaignResult {
 
 // Runs `cases` cases from `seed`; stops at the first violation (then shrinks it), or when `stop`
 // (looked at before every case) says stop.
+// `digests`: when given, each case's digest is appended, in order.
 R0CampaignResult run_r0_campaign(std::uint64_t seed, std::size_t cases, const UndoPolicy* policy,
-                                 const R0Recovery* recovery = nullptr, const std::function<bool()>& stop = {});
+                                 const R0Recovery* recovery = nullptr, const std::function<bool()>& stop = {},
+                                 std::vector<std::uint64_t>* digests = nullptr);
 
 // The property a case is judged by: "undo_restores" (normal path then undo) or "failure_leaves_nothing".
 std::string_view property_of(const R0CaseResult& c);

@@ -202,8 +202,10 @@ class Commands:
                     argv += ["--first-violation"]
                 cmds.append((slice_name(rules, start), argv))
         if r0:
-            cmds.append(("r0 campaign", [self.binary, "r0", "campaign", "--cases", str(a.r0_cases), "--seed", str(seed),
-                                         "--json"]))
+            argv = [self.binary, "r0", "campaign", "--cases", str(a.r0_cases), "--seed", str(seed), "--json"]
+            if digests_dir:  # each case's digest (journal, world, operations, reports), as `run --digests`
+                argv += ["--digests", os.path.join(digests_dir, "r0.txt")]
+            cmds.append(("r0 campaign", argv))
         return cmds
 
 
@@ -654,6 +656,16 @@ def main(argv: List[str]) -> int:
                 killed = sum(1 for r in results.values() if r.status == "killed")
                 log(f"{n}/{len(todo)} mutants run, {killed} killed, {el:.0f} s elapsed, ETA {eta:.0f} s")
 
+    def baseline_r0_digests() -> List[Tuple[int, str, str, int]]:
+        path = os.path.join(base_dig, "r0.txt")
+        with lock:
+            dl = digest_locks.setdefault(path, threading.Lock())
+        with dl:
+            if not os.path.exists(path):
+                for name, argv in commands.for_file("model/x.cpp", a.seed, base_dig, runs={}, r0=True):
+                    run_one(argv, base_env, 3600, root)
+            return read_digests(path)
+
     def classify_survivor(m: sc.Mutant, res: Result, kind: str, env: dict) -> None:
         if kind == "host":
             if res.first_difference is None:
@@ -664,6 +676,16 @@ def main(argv: List[str]) -> int:
             for name, argv in mutant_commands(m, d):
                 if not name.startswith("run"):
                     proc, _ = run_one(argv, env, 600, root)
+                    if name == "r0 campaign":  # the R0 campaign's cases, digest by digest
+                        mine = read_digests(os.path.join(d, "r0.txt"))
+                        for x, y in zip(mine, baseline_r0_digests()):
+                            if x[2] != y[2]:
+                                if res.first_difference is None:
+                                    res.first_difference = {
+                                        "command": name, "case": x[0], "judged": True,
+                                        "rerun": f"DESKCHECK_MUTANT={m.id} {os.path.relpath(binary, root)} r0 campaign "
+                                                 f"--seed {a.seed} --cases {x[0] + 1}"}
+                                break
                     if proc is not None and stable_output(proc.stdout) != baseline_out[(kind, name)] \
                             and res.first_difference is None:
                         res.first_difference = {"command": name, "what": "its JSON figures differ"}
