@@ -474,6 +474,11 @@ R0Judgement judge(const R0Run& run) {
     std::string trace = check_journal(run);
     if (trace.empty() && first_step_leaving_root(f) && !run.truth.ops.empty())
         trace = "step " + std::to_string(*first_step_leaving_root(f)) + "'s path leaves the root (R-9), and the task acted before refusing";
+    if (const auto k = first_step_to_refuse(f, run.allow_irreversible); trace.empty() && k && !run.crashed) {
+        const bool refused_line = run.journal && !run.journal->empty() && run.journal->front().find("\"refused\"") != std::string::npos;
+        if (!run.truth.ops.empty() || !refused_line)
+            trace = "step " + std::to_string(*k) + " cannot be undone and the task does not allow it (R-3, R-4): the task was not refused before acting";
+    }
     j.traceability = trace.empty();
     if (!j.traceability) j.why.push_back("traceability: " + trace);
     return j;
@@ -519,6 +524,23 @@ std::optional<std::uint32_t> first_step_leaving_root(const sim::R0Fixture& f) {
         const TaskStep& s = f.steps[i];
         const bool file = s.op == StepOp::FileWrite || s.op == StepOp::FileMkdir || s.op == StepOp::FileMove;
         if (file && (leaves_root(s.path) || (s.op == StepOp::FileMove && leaves_root(s.to)))) return i + 1;
+    }
+    return std::nullopt;
+}
+
+std::optional<std::uint32_t> first_step_to_refuse(const sim::R0Fixture& f, bool allow_irreversible) {
+    if (allow_irreversible) return std::nullopt;
+    for (std::uint32_t i = 0; i < f.steps.size(); ++i) {
+        const TaskStep& s = f.steps[i];
+        if (s.op == StepOp::UiInvoke) return i + 1;
+        const sim::R0Window* w = find_window(f.initial, s.window);
+        if (s.op == StepOp::UiMove && w == nullptr) return i + 1;  // no geometry to give back
+        if (s.op != StepOp::UiType) continue;
+        const sim::R0Control* c = find_control(f.initial, s.window, s.element);
+        // no set-value primitive and no fallback (no edit, or an Electron tree), a value that
+        // cannot be read, or "no value" where only select-all + paste could write it back.
+        if (w == nullptr || c == nullptr || c->button || w->framework == Framework::Electron || !c->readable) return i + 1;
+        if (w->framework == Framework::Win32 && !c->value) return i + 1;
     }
     return std::nullopt;
 }

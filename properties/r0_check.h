@@ -96,6 +96,11 @@ bool reference_runs(const sim::R0Fixture& f);
 // The first file step (1-based) whose path leaves the root (R-9: absolute, or an empty, "." or ".."
 // segment); such a task must be refused before anything acts.
 std::optional<std::uint32_t> first_step_leaving_root(const sim::R0Fixture& f);
+// The first step (1-based) that cannot be undone when the task does not allow it (R-4: an invoke;
+// a field with no set-value primitive and no fallback, an unreadable value, "no value" where
+// only the keyboard fallback could write it back; a move of a window that is not there): such a
+// task must be refused before anything acts. Judged from the world before, as the check sees it.
+std::optional<std::uint32_t> first_step_to_refuse(const sim::R0Fixture& f, bool allow_irreversible);
 // The operation fault the run was given was reached (the world failed that operation). Other
 // operations that did not succeed (a rejected input, a missing file) are the tool's doing or the
 // fixture's, never an excuse.

@@ -248,3 +248,44 @@ BOOST_AUTO_TEST_CASE(R9_a_path_that_leaves_the_root_is_refused_at_its_step_befor
     }
     BOOST_TEST(!r0::first_step_leaving_root(inside).has_value());
 }
+
+// a step that cannot be undone, in a task that does not allow it, refuses the task before
+// anything acts. Negative proof: the run of a tool that went ahead (the same task run with the
+// allowance, so that the tool acts), judged as the task without it, fails.
+BOOST_AUTO_TEST_CASE(R3_a_task_that_cannot_be_undone_is_refused_before_anything_acts_or_the_check_fails) {
+    sim::R0Fixture f;
+    f.name = "write-then-type-into-electron";
+    sim::R0Window w;
+    w.id = 1;
+    w.framework = Framework::Electron;
+    w.bounds = Rect{0, 0, 640, 480};
+    sim::R0Control edit;
+    edit.id = 11;
+    edit.value = "abc";
+    w.controls = {edit};
+    f.initial.windows = {w};
+    TaskStep write;
+    write.op = StepOp::FileWrite;
+    write.path = "a.txt";
+    write.bytes = "A";
+    TaskStep type;
+    type.op = StepOp::UiType;
+    type.window = 1;
+    type.element = 11;
+    type.text = "x";
+    f.steps = {write, type};
+    BOOST_TEST((r0::first_step_to_refuse(f, false) == std::optional<std::uint32_t>(2)));
+    BOOST_TEST(!r0::first_step_to_refuse(f, true).has_value());
+    auto tool = r0::make_adapter("deskcheck");
+    const r0::R0Run refused = r0::run_once(*tool, f, std::nullopt, std::nullopt, false);
+    BOOST_TEST(!r0::failure_leaves_nothing(refused).has_value(), r0::failure_leaves_nothing(refused).value_or(""));
+    BOOST_TEST(refused.truth.ops.empty());
+    auto acting = r0::make_adapter("deskcheck");
+    r0::R0Run went_ahead = r0::run_once(*acting, f, std::nullopt, std::nullopt, true);
+    BOOST_TEST(!went_ahead.truth.ops.empty());  // it wrote a.txt before the field stopped it
+    went_ahead.allow_irreversible = false;
+    went_ahead.task.reset();
+    const auto why = r0::failure_leaves_nothing(went_ahead);
+    BOOST_TEST(why.has_value());
+    BOOST_TEST(why.value_or("").find("not refused before acting") != std::string::npos, why.value_or(""));
+}
