@@ -289,3 +289,35 @@ BOOST_AUTO_TEST_CASE(R3_a_task_that_cannot_be_undone_is_refused_before_anything_
     BOOST_TEST(why.has_value());
     BOOST_TEST(why.value_or("").find("not refused before acting") != std::string::npos, why.value_or(""));
 }
+
+// after an undo failed, an earlier step touching the same file must not be reported restored.
+// Negative proof: the tool's own run, with that step's claim turned to "restored", fails the check.
+BOOST_AUTO_TEST_CASE(R7_a_step_touching_what_a_failed_undo_should_have_restored_is_never_reported_restored) {
+    sim::R0Fixture f;
+    f.name = "two-writes-one-file";
+    f.initial.fs["c.md"] = sim::FsEntry{false, "hello"};
+    TaskStep first;
+    first.op = StepOp::FileWrite;
+    first.path = "c.md";
+    first.bytes = "x";
+    TaskStep second = first;
+    second.bytes = "y";
+    f.steps = {first, second};
+    // Operations: 1 step 1's write, 2 step 2's write, 3 the undo of step 2 (fails: no space).
+    auto tool = r0::make_adapter("deskcheck");
+    const r0::R0Run run = r0::run_once(*tool, f, 2, sim::OpFault{3, sim::OpFaultKind::NoSpace}, false);
+    BOOST_TEST(!r0::failure_leaves_nothing(run).has_value(), r0::failure_leaves_nothing(run).value_or(""));
+    BOOST_TEST((run.report.undo_failed_steps == std::vector<std::uint32_t>{1, 2}));
+    r0::R0Run claimed = run;
+    claimed.task.reset();
+    claimed.report.undo_failed_steps = {2};
+    claimed.report.restored_steps = {1};
+    claimed.report.rolled_back = 1;
+    const auto why = r0::failure_leaves_nothing(claimed);
+    BOOST_TEST(why.has_value());
+    const r0::R0Judgement j = r0::judge_r0_run(claimed);
+    BOOST_TEST(!j.honest);
+    bool named = false;
+    for (const auto& w : j.why) named = named || w.find("should have restored first (R-7)") != std::string::npos;
+    BOOST_TEST(named);
+}

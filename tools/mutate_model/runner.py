@@ -823,7 +823,8 @@ def print_report(r: dict) -> None:
             fd = sv["first_difference"]
             where = ""
             if fd and "case" in fd:
-                where = (f"    behaves differently first at {fd['command']} case {fd['case']} (case seed {fd['case_seed']});"
+                seed = f" (case seed {fd['case_seed']})" if "case_seed" in fd else ""
+                where = (f"    behaves differently first at {fd['command']} case {fd['case']}{seed};"
                          f" {'a property judged it' if fd['judged'] else 'no property judged it'}\n"
                          f"    rerun: {fd['rerun']}")
             elif fd:
