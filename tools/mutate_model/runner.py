@@ -327,7 +327,8 @@ def main(argv: List[str]) -> int:
                    "campaign up to N cases, slice by slice, to find which slices reach each point (default 50000)")
     p.add_argument("--slices", type=int, default=1, metavar="K", help="a mutant runs the first K slices of each rule "
                    "set that reach it (default 1)")
-    p.add_argument("--r0-cases", type=int, default=1000, help="cases of the R0 campaign (default 1000)")
+    p.add_argument("--r0-cases", type=int, default=20000,
+                   help="cases of the R0 campaign (default 20000, about a second; the 2-minute nightly runs more)")
     p.add_argument("--r0-generated", type=int, default=0, help="generated R0 fixtures for host/ mutants (default 0)")
     p.add_argument("--r0-fixtures", default="01-write-into-new-folder.json,"
                    "03-overwrite-and-move.json,05-move-into-new-folder.json",
