@@ -285,10 +285,18 @@ R0Run run_normal_then_undo(R0Adapter& adapter, const sim::R0Fixture& f, std::opt
         return run;
     }
     run.report = adapter.undo(world);
+    run.task = adapter.last_report();
+    if (run.task) {  // the in-process tool: the same task undone again must find nothing to undo
+        const sim::WorldState before = world.state();
+        const std::size_t ops = world.truth().ops.size();
+        const auto lines = adapter.journal();
+        adapter.undo(world);
+        run.second_undo = adapter.last_report();
+        run.second_undo_acted = !(world.state() == before) || world.truth().ops.size() != ops || adapter.journal() != lines;
+    }
     run.final_state = world.state();
     run.truth = world.truth();
     run.journal = adapter.journal();
-    run.task = adapter.last_report();
     return run;
 }
 

@@ -611,6 +611,11 @@ std::optional<std::string> undo_restores(const R0Run& run) {
         return std::nullopt;
     }
     if (!j.all()) return j.why.empty() ? std::string("undo_restores") : j.why.front();
+    if (run.second_undo) {  // a task is undone once
+        if (run.second_undo_acted) return "undoing the finished task a second time changed the world or the journal";
+        if (run.second_undo->ok || run.second_undo->error.empty() || !run.second_undo->steps.empty())
+            return "undoing the finished task a second time reports " + std::string(run.second_undo->ok ? "ok" : "no error") + " or steps";
+    }
     std::size_t irreversible = 0;
     for (std::size_t i = 0; i < f.steps.size(); ++i) irreversible += not_undoable(f, i) ? 1 : 0;
     if (run.report.not_undoable_steps.size() != irreversible)

@@ -66,6 +66,10 @@ struct R0Run {
     // that recovery wrote (task_report_claims).
     std::optional<std::vector<TaskReport>> recovery_reports;
     std::size_t recovery_journal_from = 0;
+    // The normal path then undo, in process: the same task undone a second time (it must do nothing
+    // and say so), and whether that second undo changed the world or wrote a journal line.
+    std::optional<TaskReport> second_undo;
+    bool second_undo_acted = false;
 };
 
 struct R0Judgement {
@@ -116,7 +120,8 @@ std::optional<std::string> failure_leaves_nothing(const R0Run& run);
 // The normal path then undo: a finished task's undo leaves the world as before (plus what
 // others did and the allowed irreversible effects, every one reported not undoable), its report
 // and journal true; an operation of the undo that failed is reported failed, never restored; a
-// normal path that did not finish must not have been able to, and is judged as a failed run.
+// normal path that did not finish must not have been able to, and is judged as a failed run; a
+// second undo of the same task changes nothing, writes no line and reports not ok, with an error.
 std::optional<std::string> undo_restores(const R0Run& run);
 
 }  // namespace deskcheck::r0

@@ -321,3 +321,29 @@ BOOST_AUTO_TEST_CASE(R7_a_step_touching_what_a_failed_undo_should_have_restored_
     for (const auto& w : j.why) named = named || w.find("should have restored first (R-7)") != std::string::npos;
     BOOST_TEST(named);
 }
+
+// a finished task is undone once; undoing it again does nothing and says so. Negative proofs:
+// a second undo that acted, or that reports ok or no error, fails undo_restores.
+BOOST_AUTO_TEST_CASE(R2_a_finished_task_is_undone_once) {
+    r0::R0Sample sample;
+    r0::sample_runs(9, 400, sample);
+    std::size_t judged = 0;
+    for (const r0::R0Run& run : sample.runs) {
+        if (!run.normal_then_undo || !run.normal_finished || r0::fault_hit(run)) continue;
+        BOOST_REQUIRE(run.second_undo.has_value());
+        BOOST_TEST(!run.second_undo_acted);
+        BOOST_TEST(!run.second_undo->ok);
+        BOOST_TEST(!r0::undo_restores(run).has_value(), r0::undo_restores(run).value_or(""));
+        r0::R0Run acted = run;
+        acted.second_undo_acted = true;
+        BOOST_TEST(r0::undo_restores(acted).has_value());
+        r0::R0Run said_ok = run;
+        said_ok.second_undo->ok = true;
+        BOOST_TEST(r0::undo_restores(said_ok).has_value());
+        r0::R0Run no_error = run;
+        no_error.second_undo->error.clear();
+        BOOST_TEST(r0::undo_restores(no_error).has_value());
+        ++judged;
+    }
+    BOOST_TEST(judged > 100u);  // the finished ones with nothing failing (most cannot finish on their desktop)
+}
