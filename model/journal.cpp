@@ -76,14 +76,15 @@ std::string_view to_string(JournalStatus s) {
         case JournalStatus::UndoFailed: return "undo_failed";
         case JournalStatus::NotUndoable: return "not_undoable";
         case JournalStatus::Done: return "done";
+        case JournalStatus::UndoBegun: return "undo_begun";
     }
     return "?";
 }
 
 std::optional<JournalStatus> journal_status_from(std::string_view name) {
-    constexpr std::array<JournalStatus, 7> all{JournalStatus::Intent, JournalStatus::Failed, JournalStatus::Refused,
+    constexpr std::array<JournalStatus, 8> all{JournalStatus::Intent, JournalStatus::Failed, JournalStatus::Refused,
                                                JournalStatus::Undone, JournalStatus::UndoFailed, JournalStatus::NotUndoable,
-                                               JournalStatus::Done};
+                                               JournalStatus::Done, JournalStatus::UndoBegun};
     for (const JournalStatus s : all) {
         if (to_string(s) == name) return s;
     }

@@ -70,8 +70,10 @@ struct Before {
 };
 
 // Done: the task finished every step (written after the last step's check); recovery after a crash
-// leaves a done task alone unless its undo had begun.
-enum class JournalStatus : std::uint8_t { Intent, Failed, Refused, Undone, UndoFailed, NotUndoable, Done };
+// leaves a done task alone unless its undo had begun. UndoBegun: the undo of a finished task is
+// about to act (written ahead of its first effect, naming the last step, as done does), so that a
+// crash in the middle of it is finished by recovery rather than taken for a kept task.
+enum class JournalStatus : std::uint8_t { Intent, Failed, Refused, Undone, UndoFailed, NotUndoable, Done, UndoBegun };
 std::optional<JournalStatus> journal_status_from(std::string_view name);
 std::string_view to_string(JournalStatus s);
 

@@ -205,6 +205,13 @@ TaskReport UndoTool::undo(const std::string& task_id) {
     }
     std::vector<JournalEntry> intents = std::move(it->second);
     finished_.erase(it);
+    if (!intents.empty()) {  // journaled ahead of the undo's first effect
+        const JournalEntry& last = intents.back();
+        if (!journal({task_id, last.step, last.op, JournalStatus::UndoBegun, std::nullopt, ""})) {
+            report.error = "the journal could not be written: the undo did not begin";
+            return report;
+        }
+    }
     report_done_steps(intents, report);
     rollback(std::move(intents), report);
     report.ok = report.undo_failed() == 0 && report.not_undoable() == 0;
@@ -229,7 +236,7 @@ std::vector<TaskReport> UndoTool::recover(const std::vector<JournalEntry>& journ
             done = done || e->status == JournalStatus::Done;
             const bool undo_line = e->status == JournalStatus::Undone || e->status == JournalStatus::UndoFailed ||
                                    e->status == JournalStatus::NotUndoable;
-            undo_begun = undo_begun || undo_line || e->status == JournalStatus::Failed;
+            undo_begun = undo_begun || undo_line || e->status == JournalStatus::Failed || e->status == JournalStatus::UndoBegun;
             if (e->status == JournalStatus::Intent && e->before) pending.push_back(*e);
             // An undo that failed is tried again by every later recovery, in its place among the
             // others (last step first, so what depends on it waits for it), and reported failed

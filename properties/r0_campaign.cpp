@@ -83,7 +83,9 @@ void crash_and_recover(sim::R0Choices& c, R0CaseResult& r, std::optional<std::ui
 // One case in four of those not killed (a decision after the crash's, 3 of [0, 4): shrinking goes
 // towards the failure case) runs the normal path and undoes the finished task instead; one
 // of two of those has an operation of the undo fail (after the apply's `apply_ops`, 1..U of the
-// U operations the same undo makes without the fault).
+// U operations the same undo makes without the fault); one of two of the others is killed at an
+// event of the task or its undo (1..E) and recovered: a task killed after it finished and before
+// its undo began is kept, one killed in its undo is undone to the end.
 constexpr std::uint32_t normal_undo_one_in = 4;
 
 void normal_then_undo(sim::R0Choices& c, R0CaseResult& r, std::size_t apply_ops, const UndoPolicy* policy) {
@@ -95,6 +97,22 @@ void normal_then_undo(sim::R0Choices& c, R0CaseResult& r, std::size_t apply_ops,
             const auto undo_ops = static_cast<std::uint32_t>(dry.truth.ops.size() - apply_ops);
             const std::size_t op = apply_ops + 1 + c.pick(undo_ops);
             r.undo_fault = sim::OpFault{op, static_cast<sim::OpFaultKind>(c.pick(4))};
+        }
+    }
+    if (!r.undo_fault && c.pick(2) == 1) {  // killed somewhere in the task or its undo, then recovered
+        const CrashRun whole = run_crash_and_recover(r.fixture, std::nullopt, std::nullopt, 0, 0, policy, nullptr, true);
+        if (whole.events > 0) {
+            R0CrashPoint& p = r.crash;
+            p.events = whole.events;
+            p.at_event = 1 + c.pick(static_cast<std::uint32_t>(whole.events));
+            const CrashRun run = run_crash_and_recover(r.fixture, std::nullopt, std::nullopt, p.at_event, 0, policy, nullptr, true);
+            p.crashed = run.crashed;
+            p.undone_by_recovery = run.undone_by_recovery;
+            r.digest = run_digest(run.run);
+            r.violation = !run.error.empty() ? std::optional<std::string>(run.error)
+                          : run.run.crashed  ? failure_leaves_nothing(run.run)
+                                             : undo_restores(run.run);
+            return;
         }
     }
     auto adapter = make_adapter("deskcheck", policy);

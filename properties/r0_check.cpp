@@ -208,7 +208,8 @@ std::string parse_line(const std::string& text, const R0Run& run, Line& out) {
     if (!j.contains("status") || !j["status"].is_string()) return "no status: " + text;
     out.status = j["status"].get<std::string>();
     const bool known = out.status == "intent" || out.status == "failed" || out.status == "refused" || out.status == "undone" ||
-                       out.status == "undo_failed" || out.status == "not_undoable" || out.status == "done";
+                       out.status == "undo_failed" || out.status == "not_undoable" || out.status == "done" ||
+                       out.status == "undo_begun";
     if (!known) return "unknown status: " + text;
     if (out.status == "intent") {
         if (!j.contains("before")) return "an intent without its before-state: " + text;
@@ -246,6 +247,14 @@ std::string check_journal(const R0Run& run) {
         if (i == lines.size() || lines[i].status != "done") return "no done line after the last step of the finished task";
         if (lines[i].step != last) return "the done line names step " + std::to_string(lines[i].step) + ", not the last (" + std::to_string(last) + ")";
         ++i;
+        if (run.crashed && i == lines.size()) return "";  // killed after it finished, before its undo began: kept
+        // the undo of a finished task is journaled ahead of its first effect.
+        if (i == lines.size() || lines[i].status != "undo_begun") {
+            if (intents > 0) return "the undo of the finished task acted without an undo_begun line ahead of it";
+        } else {
+            if (lines[i].step != last) return "the undo_begun line names step " + std::to_string(lines[i].step) + ", not the last";
+            ++i;
+        }
     }
     if (failed) {
         if (i == lines.size() || (lines[i].status != "failed" && lines[i].status != "refused"))
@@ -469,7 +478,50 @@ ApplyReport claims_of_journal(const R0Run& run) {
 
 namespace {
 
+// Killed after the task finished and before its undo began (normal path then undo): the task's
+// result is the user's, and recovery must leave it — the world is the reference's world after every
+// step, plus what others wrote, and no line follows the done line.
+bool finished_and_kept(const R0Run& run) {
+    if (!run.crashed || !run.normal_then_undo || !run.journal) return false;
+    return std::none_of(run.journal->begin(), run.journal->end(), [](const std::string& l) {
+        return l.find("\"undone\"") != std::string::npos || l.find("\"undo_failed\"") != std::string::npos ||
+               l.find("\"not_undoable\"") != std::string::npos || l.find("\"undo_begun\"") != std::string::npos;
+    });
+}
+
+R0Judgement judge_kept(const R0Run& run) {
+    R0Judgement j;
+    const sim::R0Fixture& f = *run.fixture;
+    const auto after = reference_runs(f) ? reference_after(f.initial, f.steps) : std::nullopt;
+    if (!after) {
+        j.why.push_back("residue: the task finished, and the reference says it cannot run here");
+        return j;
+    }
+    WorldState expected = *after;
+    for (const auto& o : run.truth.others_done) sim::add_file(expected.fs, o.path, o.bytes);
+    for (const TaskStep& s : f.steps) {
+        const sim::R0Control* c = s.op == StepOp::UiInvoke ? find_control(f.initial, s.window, s.element) : nullptr;
+        if (c != nullptr && c->enabled) expected.invoked.push_back(std::to_string(s.window) + "/" + std::to_string(s.element));
+    }
+    j.residue = expected == run.final_state;
+    if (!j.residue) {
+        for (auto& line : sim::state_diff(expected, run.final_state)) j.why.push_back("kept: the finished task's result was not left as it was: " + line);
+    }
+    j.rollback = true;  // nothing was due to be undone
+    j.honest = run.report.restored_steps.empty() && run.report.undo_failed_steps.empty();
+    if (!j.honest) j.why.push_back("recovery claims undos of a finished task it had to leave");
+    if (const auto e = task_report_claims(run)) {
+        j.honest = false;
+        j.why.push_back(*e);
+    }
+    const std::string trace = check_journal(run);
+    j.traceability = trace.empty();
+    if (!j.traceability) j.why.push_back("traceability: " + trace);
+    return j;
+}
+
 R0Judgement judge(const R0Run& run) {
+    if (finished_and_kept(run)) return judge_kept(run);
     R0Judgement j;
     const sim::R0Fixture& f = *run.fixture;
     // Irreversible effects may stay only when the task allowed them and the report says so.

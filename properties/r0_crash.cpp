@@ -1,6 +1,8 @@
 // The in-process crash and recovery of the R0 campaign (properties/r0_crash.h).
 #include "properties/r0_crash.h"
 
+#include <algorithm>
+
 #include "host/journal_read.h"
 #include "properties/r0_bench.h"
 
@@ -70,13 +72,13 @@ std::vector<TaskReport> R0Recovery::recover(UndoTool& tool, const std::vector<Jo
 
 CrashRun run_crash_and_recover(const sim::R0Fixture& f, std::optional<std::uint32_t> fail_at, std::optional<sim::OpFault> fault,
                                std::size_t crash_at, std::size_t recovery_crash_at, const UndoPolicy* policy,
-                               const R0Recovery* recovery) {
+                               const R0Recovery* recovery, bool then_undo) {
     CrashRun out;
     sim::World world(f.initial, f.others, fault);
     MemoryJournal file;
     EventClock clock{crash_at, 0};
     CrashingJournal journal(file, clock);
-    const Task task{"r0-" + f.name + "-1", f.steps, f.allow_irreversible};
+    const Task task{"r0-" + f.name + "-1", f.steps, then_undo || f.allow_irreversible};
     const PostCheck post_check = [fail_at](std::uint32_t step) -> std::optional<std::string> {
         if (fail_at && step == *fail_at) return "injected failure (R0 bench)";
         return std::nullopt;
@@ -86,6 +88,7 @@ CrashRun run_crash_and_recover(const sim::R0Fixture& f, std::optional<std::uint3
     try {
         UndoTool tool(UndoPorts{&world.files(), &world.desktop(), &journal}, policy);
         report = tool.run(task, post_check);
+        if (then_undo && report->ok) report = tool.undo(task.id);
     } catch (const Killed&) {
         out.crashed = true;  // the tool is gone, with no rollback: only the journal lines stay
     }
@@ -93,7 +96,7 @@ CrashRun run_crash_and_recover(const sim::R0Fixture& f, std::optional<std::uint3
     out.events = clock.events;
     R0Run& run = out.run;
     run.fixture = &f;
-    run.allow_irreversible = f.allow_irreversible;
+    run.allow_irreversible = task.allow_irreversible;
     run.failed_after_step = fail_at;
     run.fault = fault;
     if (!out.crashed) {
@@ -121,6 +124,10 @@ CrashRun run_crash_and_recover(const sim::R0Fixture& f, std::optional<std::uint3
     run.final_state = world.state();
     run.truth = world.truth();
     run.journal = file.lines();
+    const std::string done = "\"status\":\"done\"";
+    run.normal_then_undo = then_undo && std::any_of(run.journal->begin(), run.journal->end(),
+                                                    [&](const std::string& l) { return l.find(done) != std::string::npos; });
+    run.normal_finished = run.normal_then_undo;
     return out;
 }
 

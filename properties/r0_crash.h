@@ -48,8 +48,11 @@ struct CrashRun {
 // at event `crash_at` (0: never) and, when killed, recovers in a fresh tool, itself killed at its
 // event `recovery_crash_at` (0: never) and then run again. The task id is "r0-NAME-1", as the bench
 // adapter names it. `policy`: the undo policy of every tool; `recovery`: nullptr for the tool's own.
+// `then_undo`: the task runs with irreversible steps allowed and, when it finishes, is undone, the
+// events counted across both; the run is judged as a normal path then undo when its journal holds
+// the task's `done` line (R0Run::normal_then_undo), else as a failed run.
 CrashRun run_crash_and_recover(const sim::R0Fixture& f, std::optional<std::uint32_t> fail_at, std::optional<sim::OpFault> fault,
                                std::size_t crash_at, std::size_t recovery_crash_at, const UndoPolicy* policy,
-                               const R0Recovery* recovery);
+                               const R0Recovery* recovery, bool then_undo = false);
 
 }  // namespace deskcheck::r0

@@ -347,3 +347,47 @@ BOOST_AUTO_TEST_CASE(R2_a_finished_task_is_undone_once) {
     }
     BOOST_TEST(judged > 100u);  // the finished ones with nothing failing (most cannot finish on their desktop)
 }
+
+// Found by the campaign's crash cases in the normal path then undo (r0 campaign --cases 50000,
+// seeds 1, 2, 3): one step, `file.write a.txt`, finished; its undo removed a.txt and the process was
+// killed before the `undone` line. The journal ended in `done`, so recovery kept the task — with its
+// file gone. The undo of a finished task now journals `undo_begun` ahead of its first effect; killed
+// at every event of the task and its undo, recovery leaves the task kept or undone, never half.
+BOOST_AUTO_TEST_CASE(R7_a_crash_in_the_undo_of_a_finished_task_is_finished_by_recovery) {
+    sim::R0Fixture f;
+    f.name = "write-then-undo";
+    TaskStep write;
+    write.op = StepOp::FileWrite;
+    write.path = "docs/a.txt";
+    write.bytes = "A";
+    TaskStep type;
+    type.op = StepOp::UiType;
+    type.window = 1;
+    type.element = 11;
+    type.text = "x";
+    sim::R0Window w;
+    w.id = 1;
+    w.bounds = Rect{0, 0, 640, 480};
+    sim::R0Control edit;
+    edit.id = 11;
+    edit.value = "abc";
+    w.controls = {edit};
+    f.initial.windows = {w};
+    f.steps = {write, type};
+    const r0::CrashRun whole = r0::run_crash_and_recover(f, std::nullopt, std::nullopt, 0, 0, nullptr, nullptr, true);
+    BOOST_TEST(!whole.crashed);
+    BOOST_TEST(!r0::undo_restores(whole.run).has_value(), r0::undo_restores(whole.run).value_or(""));
+    BOOST_REQUIRE(whole.events >= 8u);  // 2 intents, 2 effects, done, undo_begun, 2 undo effects, 2 undo lines
+    std::size_t kept = 0, finished = 0;
+    for (std::size_t at = 1; at <= whole.events; ++at) {
+        const r0::CrashRun c = r0::run_crash_and_recover(f, std::nullopt, std::nullopt, at, 0, nullptr, nullptr, true);
+        BOOST_TEST_CONTEXT("killed at event " << at) {
+            BOOST_TEST(c.crashed);
+            BOOST_TEST(!r0::failure_leaves_nothing(c.run).has_value(), r0::failure_leaves_nothing(c.run).value_or(""));
+            kept += c.run.normal_then_undo && c.undone_by_recovery == 0 ? 1 : 0;
+            finished += c.run.normal_then_undo && c.undone_by_recovery > 0 ? 1 : 0;
+        }
+    }
+    BOOST_TEST(kept >= 1u);      // killed between done and undo_begun
+    BOOST_TEST(finished >= 2u);  // killed in the undo: recovery undid the rest
+}
