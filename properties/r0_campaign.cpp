@@ -134,8 +134,10 @@ void lead_out_of_the_root(sim::R0Choices& c, R0CaseResult& r) {
     if (file_steps.empty()) return;
     TaskStep& step = r.fixture.steps[file_steps[c.pick(static_cast<std::uint32_t>(file_steps.size()))]];
     std::string& path = step.op == StepOp::FileMove && c.pick(2) == 1 ? step.to : step.path;
-    static constexpr std::array<const char*, 4> ways{"../", "/", "./", "a/../../"};
-    path = ways[c.pick(static_cast<std::uint32_t>(ways.size()))] + path;
+    // Before the path, or (the last) after it: an empty last segment.
+    static constexpr std::array<const char*, 5> ways{"../", "/", "./", "a/../../", "/"};
+    const std::uint32_t way = c.pick(static_cast<std::uint32_t>(ways.size()));
+    path = way + 1 == ways.size() ? path + ways[way] : ways[way] + path;
     r.leaves_root = true;
 }
 

@@ -11,7 +11,7 @@ constexpr std::array<std::string_view, 6> folders{"", "docs", "out", "out/new", 
 constexpr std::array<std::string_view, 4> names{"a.txt", "b.log", "c.md", "d.txt"};
 // A quote, a backslash, a control character and UTF-8: what the journal must write so that every
 // line reads back as it was (R-7).
-constexpr std::array<std::string_view, 4> contents{"", "h\xc3\xa9llo", "v2\n", "say \"hi\" \\o/"};
+constexpr std::array<std::string_view, 4> contents{"", "h\xc3\xa9llo", "v2\n\x1b", "say \"hi\" \\o/"};
 constexpr std::array<Framework, 4> frameworks{Framework::Wpf, Framework::Win32, Framework::WinForms, Framework::Electron};
 constexpr std::uint32_t existing_folders_max = 3;
 constexpr std::uint32_t existing_files_max = 3;
