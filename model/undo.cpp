@@ -291,9 +291,9 @@ bool overlaps(const std::vector<std::string>& a, const std::vector<std::string>&
 // the failed one should have restored is not attempted (its state is not what it journaled) and is
 // reported failed as well: never "restored" on top of a state nobody knows.
 void UndoTool::rollback(std::vector<JournalEntry> intents, TaskReport& report) {
-    std::vector<std::string> failed_keys;
+    std::vector<std::string>& failed_keys = rollback_failed_keys_;  // undo_one reads them (remove_created)
+    failed_keys.clear();
     const std::vector<std::size_t> order = policy_->undo_order(intents.size());
-    rollback_had_failure_ = false;
     for (const std::size_t index : order) {
         assert(index < intents.size());
         const JournalEntry& intent = intents[index];
@@ -317,7 +317,6 @@ void UndoTool::rollback(std::vector<JournalEntry> intents, TaskReport& report) {
             failed_keys.insert(failed_keys.end(), keys.begin(), keys.end());
             sr->undo = UndoState::Failed;
             sr->undo_error = o.error;
-            rollback_had_failure_ = true;
             line.status = JournalStatus::UndoFailed;
             line.error = o.error;
         }

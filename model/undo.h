@@ -123,7 +123,8 @@ private:
     UndoPolicy default_policy_;
     const UndoPolicy* policy_;
     std::map<std::string, std::vector<JournalEntry>> finished_;  // task id -> its intent entries
-    bool rollback_had_failure_ = false;  // an undo of the rollback in progress failed
+    // What the failed undos of the rollback in progress should have restored ("file:PATH", ...).
+    std::vector<std::string> rollback_failed_keys_;
 };
 
 }  // namespace deskcheck

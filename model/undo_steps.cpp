@@ -1,6 +1,7 @@
 // The undo tool, per operation: what is read before (capture), what acts (act), how it is undone
 // (undo_one). Reads only in capture; undo_one reads the current state first, so undoing a step
 // that failed half-way (folders made, write failed) or twice does no harm.
+#include <algorithm>
 #include <cassert>
 
 #include "model/undo.h"
@@ -129,7 +130,11 @@ UndoTool::Outcome UndoTool::write_value(WindowId w, ElementId e, ValueWriter wri
         return {};
     }
     if (writer == ValueWriter::None) return {false, "the control has no set-value primitive and no fallback"};
-    if (!value) return {false, "select-all + paste cannot give a control back \"no value\""};
+    if (!value) {  // every undo reads the current state first: a control that still has no value is restored
+        const auto now = d.read_value_state(w, e);
+        if (now && !*now) return {};
+        return {false, "select-all + paste cannot give a control back \"no value\""};
+    }
     Input select_all;
     select_all.method = DeliveryMethod::EditMessage;
     select_all.window = w;
@@ -153,9 +158,12 @@ UndoTool::Outcome UndoTool::remove_created(const std::vector<std::string>& creat
         const auto names = f.list(folder);
         if (!names.ok()) return {false, fs_error("list", folder, names.error)};
         if (!names.value->empty()) {
-            // another program's files stay, and so does their folder. After an undo of this
-            // rollback failed, what is left may be ours: then the step is not known to be restored.
-            if (rollback_had_failure_) return {false, "folder " + folder + " kept: not empty after a failed undo"};
+            // another program's files stay, and so does their folder. What a failed undo of
+            // this rollback left inside it is ours: then the step is not restored.
+            const std::string inside = "file:" + folder + "/";
+            const bool ours = std::any_of(rollback_failed_keys_.begin(), rollback_failed_keys_.end(),
+                                          [&](const std::string& k) { return k.rfind(inside, 0) == 0; });
+            if (ours) return {false, "folder " + folder + " kept: it holds what a failed undo left"};
             continue;
         }
         if (const auto r = f.remove(folder); !r.ok()) return {false, fs_error("remove", folder, r.error)};

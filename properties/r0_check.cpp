@@ -327,7 +327,8 @@ bool owns(const R0Run& run, std::size_t index, const std::string& component) {
     return false;
 }
 
-std::vector<std::string> unowned_differences(const R0Run& run, const WorldState& expected) {
+// Every component where the world after differs from `expected`, named as owns() names them.
+std::vector<std::string> differences(const R0Run& run, const WorldState& expected) {
     const WorldState& actual = run.final_state;
     std::vector<std::string> diffs;
     for (const auto& [path, e] : expected.fs) {
@@ -346,6 +347,11 @@ std::vector<std::string> unowned_differences(const R0Run& run, const WorldState&
         }
     }
     if (expected.invoked != actual.invoked) diffs.push_back("invoked");
+    return diffs;
+}
+
+std::vector<std::string> unowned_differences(const R0Run& run, const WorldState& expected) {
+    const std::vector<std::string> diffs = differences(run, expected);
     std::vector<std::uint32_t> failed = run.report.undo_failed_steps;
     failed.insert(failed.end(), run.report.not_undoable_steps.begin(), run.report.not_undoable_steps.end());
     std::vector<std::string> unowned;
@@ -379,6 +385,45 @@ std::vector<std::string> touched(const R0Run& run, std::size_t index) {
 // Two things touched are the same thing when equal, or when one file lies inside the other folder.
 bool same_thing(const std::string& a, const std::string& b) {
     return a == b || (a.starts_with("file ") && b.starts_with("file ") && (a.starts_with(b + "/") || b.starts_with(a + "/")));
+}
+
+// What the world's faulted operation worked on, as touched() names things ("" when no fault hit).
+std::vector<std::string> faulted_subjects(const R0Run& run) {
+    if (!run.fault || run.fault->op < 1 || run.fault->op > run.truth.ops.size()) return {};
+    const sim::OpRecord& op = run.truth.ops[run.fault->op - 1];
+    if (op.what == "move") {
+        const std::size_t arrow = op.path.find(" -> ");
+        if (arrow != std::string::npos) return {"file " + op.path.substr(0, arrow), "file " + op.path.substr(arrow + 4)};
+    }
+    if (op.what == "write" || op.what == "make_folder" || op.what == "remove") return {"file " + op.path};
+    if (op.what == "move_window") return {"geometry " + op.path};
+    return {"value " + op.path};
+}
+
+// An undo reported failed must have failed: something the step owns is left different, or the
+// injected fault hit what it touches, or it waited on a later step's (truly) failed undo that
+// touches the same thing. A made-up failure is a wrong claim ("" when every one is true).
+std::string made_up_undo_failure(const R0Run& run, const WorldState& expected) {
+    const std::vector<std::string> diffs = differences(run, expected);
+    const std::vector<std::string> faulted = faulted_subjects(run);
+    std::vector<std::uint32_t> claimed = run.report.undo_failed_steps;
+    std::sort(claimed.rbegin(), claimed.rend());  // last step first, as the undo went
+    std::vector<std::uint32_t> true_failures;
+    for (const std::uint32_t k : claimed) {
+        if (k < 1 || k > run.fixture->steps.size()) continue;
+        const std::vector<std::string> mine = touched(run, k - 1);
+        const auto touches = [&](const std::vector<std::string>& others) {
+            return std::any_of(mine.begin(), mine.end(), [&](const std::string& a) {
+                return std::any_of(others.begin(), others.end(), [&](const std::string& b) { return same_thing(a, b); });
+            });
+        };
+        bool real = touches(faulted) || std::any_of(diffs.begin(), diffs.end(), [&](const std::string& d) { return owns(run, k - 1, d); });
+        for (const std::uint32_t later : true_failures) real = real || touches(touched(run, later - 1));
+        if (!real)
+            return "step " + std::to_string(k) + " is reported undo_failed, yet all it touched is back, no fault hit it and no failed undo it waited on touches it";
+        true_failures.push_back(k);
+    }
+    return "";
 }
 
 // after an undo failed, an earlier step's undo that touches what the failed one should have
@@ -557,6 +602,10 @@ R0Judgement judge(const R0Run& run) {
     for (const std::string& d : unowned) j.why.push_back("not restored, yet no step owning it is reported failed: " + d);
     j.honest = claims_true;
     if (const std::string e = restored_over_a_failed_undo(run); !e.empty()) {
+        j.honest = false;
+        j.why.push_back(e);
+    }
+    if (const std::string e = made_up_undo_failure(run, expected); !e.empty()) {
         j.honest = false;
         j.why.push_back(e);
     }

@@ -391,3 +391,66 @@ BOOST_AUTO_TEST_CASE(R7_a_crash_in_the_undo_of_a_finished_task_is_finished_by_re
     BOOST_TEST(kept >= 1u);      // killed between done and undo_begun
     BOOST_TEST(finished >= 2u);  // killed in the undo: recovery undid the rest
 }
+
+// An undo reported failed must have failed (made_up_undo_failure). Found by that check on the
+// campaign (seeds 1..3, 50,000 cases), both wrong claims of the tool, fixed:
+//  - after an undo of the rollback failed, a folder a step created was reported "kept: not empty
+//    after a failed undo" although what was in it was another program's file (R-6: kept, and the
+//    step restored) — now only what a failed undo left inside it makes the step failed;
+//  - recovering a Win32 field that held no value, killed before the typing landed, reported its
+//    undo failed ("select-all + paste cannot give back no value") although the field still held
+//    none — the undo now reads the field first.
+BOOST_AUTO_TEST_CASE(R7_an_undo_is_reported_failed_only_when_it_failed) {
+    sim::R0Fixture f;
+    f.name = "other-program-in-a-created-folder";
+    TaskStep mine;
+    mine.op = StepOp::FileWrite;
+    mine.path = "docs/x.txt";
+    mine.bytes = "x";
+    TaskStep other_file = mine;
+    other_file.path = "a.txt";
+    f.steps = {mine, other_file};
+    f.others = {sim::OtherWrite{2, "docs/other.txt", "theirs"}};
+    // Operations: 1 make docs, 2 write docs/x.txt (then the other program writes docs/other.txt),
+    // 3 write a.txt, then the rollback: 4 remove a.txt (fails: no space), 5 remove docs/x.txt.
+    auto tool = r0::make_adapter("deskcheck");
+    const r0::R0Run run = r0::run_once(*tool, f, 2, sim::OpFault{4, sim::OpFaultKind::NoSpace}, false);
+    BOOST_TEST(!r0::failure_leaves_nothing(run).has_value(), r0::failure_leaves_nothing(run).value_or(""));
+    BOOST_TEST((run.report.undo_failed_steps == std::vector<std::uint32_t>{2}));
+    BOOST_TEST((run.report.restored_steps == std::vector<std::uint32_t>{1}));
+    // Negative proof: the old claim (step 1 failed too) is caught.
+    r0::R0Run old_claim = run;
+    old_claim.task.reset();
+    old_claim.report.undo_failed_steps = {1, 2};
+    old_claim.report.restored_steps.clear();
+    old_claim.report.rolled_back = 0;
+    BOOST_TEST(r0::failure_leaves_nothing(old_claim).has_value());
+    const r0::R0Judgement j = r0::judge_r0_run(old_claim);
+    BOOST_TEST(!j.honest);
+    bool named = false;
+    for (const auto& w : j.why) named = named || w.find("step 1 is reported undo_failed, yet") != std::string::npos;
+    BOOST_TEST(named);
+
+    sim::R0Fixture field;
+    field.name = "win32-field-with-no-value";
+    field.allow_irreversible = true;
+    sim::R0Window w;
+    w.id = 1;
+    w.framework = Framework::Win32;
+    w.bounds = Rect{0, 0, 640, 480};
+    sim::R0Control edit;
+    edit.id = 11;
+    w.controls = {edit};
+    field.initial.windows = {w};
+    TaskStep type;
+    type.op = StepOp::UiType;
+    type.window = 1;
+    type.element = 11;
+    type.text = "x";
+    field.steps = {type};
+    // Events: 1 the intent line, 2 select-all (killed here: nothing typed), then recovery.
+    const r0::CrashRun c = r0::run_crash_and_recover(field, 1, std::nullopt, 2, 0, nullptr, nullptr);
+    BOOST_TEST(c.crashed);
+    BOOST_TEST(!r0::failure_leaves_nothing(c.run).has_value(), r0::failure_leaves_nothing(c.run).value_or(""));
+    BOOST_TEST(c.undone_by_recovery == 1u);
+}
