@@ -117,59 +117,56 @@ std::optional<std::string> apply_claims(const R0Run& run, const TaskReport& t, c
     return std::nullopt;
 }
 
-// The report of an undo of a finished task: one step report per step that acted, each done.
-std::optional<std::string> undo_claims(const R0Run& run, const TaskReport& t, const JournalFacts& f) {
+// An undo's report — of a finished task, or a recovery's: one done step report per step in
+// `expected`, each as the facts `f` say; ok exactly when every step's undo is `clean`; no refused or
+// failed step. `who` names it in the messages.
+std::optional<std::string> undo_report_claims(const R0Run& run, const TaskReport& t, const JournalFacts& f,
+                                              const std::vector<std::uint32_t>& expected, const std::string& who,
+                                              bool (*clean)(UndoState)) {
     std::vector<std::uint32_t> reported;
     for (const UndoStepReport& s : t.steps) reported.push_back(s.step);
     std::sort(reported.begin(), reported.end());
-    std::vector<std::uint32_t> acted;
-    for (const auto& [step, _] : f.intent) acted.push_back(step);
-    if (reported != acted)
-        return "the undo reports " + std::to_string(reported.size()) + " steps, where " + std::to_string(acted.size()) + " acted";
-    bool clean = true;
+    if (reported != expected)
+        return who + " reports " + std::to_string(reported.size()) + " steps, where " + std::to_string(expected.size()) + " were due";
+    bool ok = true;
     for (const UndoStepReport& s : t.steps) {
-        if (s.op != run.fixture->steps.at(s.step - 1).op) return step_name(s.step) + ": the undo names another operation";
-        if (s.state != StepState::Done) return step_name(s.step) + ": the undo reports it " + std::string(to_string(s.state)) + ", where it was done";
-        if (auto e = step_claims(s, f)) return "undo: " + *e;
-        clean = clean && undo_of(f, s.step) == UndoState::Restored;
+        if (s.op != run.fixture->steps.at(s.step - 1).op) return step_name(s.step) + ": " + who + " names another operation";
+        if (s.state != StepState::Done) return step_name(s.step) + ": " + who + " reports it " + std::string(to_string(s.state)) + ", where it had acted";
+        if (auto e = step_claims(s, f)) return who + ": " + *e;
+        ok = ok && clean(undo_of(f, s.step));
     }
-    if (t.ok != clean) return t.ok ? "the undo says ok, and not every step was restored" : "the undo says not ok, and every step was restored";
-    if (t.ok == !t.error.empty()) return t.ok ? "the undo says ok, with an error" : "the undo is not ok, and no error says why";
-    if (t.refused || t.failed_step) return "the undo of a finished task names a refused or failed step";
+    if (t.ok != ok) return who + (t.ok ? " says ok, and not every undo went as it must" : " says not ok, and every undo went as it must");
+    if (t.ok == !t.error.empty()) return who + (t.ok ? " says ok, with an error" : " is not ok, and no error says why");
+    if (t.refused || t.failed_step) return who + " names a refused or failed step";
     return std::nullopt;
 }
 
+std::vector<std::uint32_t> steps_of(const std::map<std::uint32_t, std::string>& m) {
+    std::vector<std::uint32_t> out;
+    for (const auto& [step, _] : m) out.push_back(step);
+    return out;
+}
+
+// The report of an undo of a finished task: a step per step that acted, ok when each was restored.
+std::optional<std::string> undo_claims(const R0Run& run, const TaskReport& t, const JournalFacts& f) {
+    std::vector<std::uint32_t> acted;
+    for (const auto& [step, _] : f.intent) acted.push_back(step);
+    return undo_report_claims(run, t, f, acted, "the undo", [](UndoState u) { return u == UndoState::Restored; });
+}
+
 // The reports of the recovery that ran to its end: one for the task exactly when that recovery
-// wrote undo lines for it, holding one step per line, each restored or failed as its line says.
+// wrote undo lines for it, holding one step per line, ok when none of them failed.
 std::optional<std::string> recovery_claims(const R0Run& run, const std::vector<TaskReport>& reports) {
-    const JournalFacts wrote = journal_facts(run, run.recovery_journal_from);
-    const JournalFacts all = journal_facts(run);
+    JournalFacts wrote = journal_facts(run, run.recovery_journal_from);
     const bool undid = !wrote.last_undo.empty();
     if (reports.size() != (undid ? 1u : 0u))
         return "the recovery gives " + std::to_string(reports.size()) + " task reports, where it undid " + (undid ? "one task" : "nothing");
     if (!undid) return std::nullopt;
     const TaskReport& t = reports.front();
     if (t.task_id != run.report.task_id) return "the recovery's report names another task";
-    std::vector<std::uint32_t> reported;
-    for (const UndoStepReport& s : t.steps) reported.push_back(s.step);
-    std::sort(reported.begin(), reported.end());
-    std::vector<std::uint32_t> undone;
-    for (const auto& [step, _] : wrote.last_undo) undone.push_back(step);
-    if (reported != undone)
-        return "the recovery reports " + std::to_string(reported.size()) + " steps, where it wrote undo lines for " + std::to_string(undone.size());
-    bool clean = true;
-    for (const UndoStepReport& s : t.steps) {
-        if (s.op != run.fixture->steps.at(s.step - 1).op) return step_name(s.step) + ": the recovery names another operation";
-        if (s.state != StepState::Done) return step_name(s.step) + ": the recovery reports it " + std::string(to_string(s.state)) + ", where it had acted";
-        JournalFacts f = wrote;
-        f.intent = all.intent;  // journaled: the task's intent lines, written before the crash
-        if (auto e = step_claims(s, f)) return "recovery: " + *e;
-        clean = clean && undo_of(wrote, s.step) != UndoState::Failed;
-    }
-    if (t.ok != clean) return t.ok ? "the recovery says ok, and an undo failed" : "the recovery says not ok, and no undo failed";
-    if (t.ok == !t.error.empty()) return t.ok ? "the recovery says ok, with an error" : "the recovery is not ok, and no error says why";
-    if (t.refused || t.failed_step) return "the recovery's report names a refused or failed step";
-    return std::nullopt;
+    wrote.intent = journal_facts(run).intent;  // journaled: the task's intent lines, written before the crash
+    return undo_report_claims(run, t, wrote, steps_of(wrote.last_undo), "the recovery",
+                              [](UndoState u) { return u != UndoState::Failed; });
 }
 
 }  // namespace

@@ -22,6 +22,36 @@ namespace {
 
 using namespace deskcheck;
 
+// Small fixtures, written out: a file write, a typed field, a window with one edit.
+TaskStep file_write(const std::string& path, const std::string& bytes) {
+    TaskStep t;
+    t.op = StepOp::FileWrite;
+    t.path = path;
+    t.bytes = bytes;
+    return t;
+}
+
+TaskStep ui_type(WindowId w, ElementId e, const std::string& text) {
+    TaskStep t;
+    t.op = StepOp::UiType;
+    t.window = w;
+    t.element = e;
+    t.text = text;
+    return t;
+}
+
+sim::R0Window window_with_edit(Framework framework, std::optional<std::string> value) {
+    sim::R0Window w;
+    w.id = 1;
+    w.framework = framework;
+    w.bounds = Rect{0, 0, 640, 480};
+    sim::R0Control edit;
+    edit.id = 11;
+    edit.value = std::move(value);
+    w.controls = {edit};
+    return w;
+}
+
 using Tamper = std::function<bool(TaskReport&)>;  // false: the report has nothing it fits
 
 // The step report `pick` finds first, tampered by `f`.
@@ -213,13 +243,7 @@ BOOST_AUTO_TEST_CASE(R7_the_recoverys_reports_are_judged_against_the_lines_it_wr
 BOOST_AUTO_TEST_CASE(R9_a_path_that_leaves_the_root_is_refused_at_its_step_before_anything_acts) {
     sim::R0Fixture inside;
     inside.name = "two-writes";
-    TaskStep a;
-    a.op = StepOp::FileWrite;
-    a.path = "a.txt";
-    a.bytes = "A";
-    TaskStep b = a;
-    b.path = "out/b.txt";
-    inside.steps = {a, b};
+    inside.steps = {file_write("a.txt", "A"), file_write("out/b.txt", "A")};
     for (const std::string way : {"../", "/", "./", "out/../../"}) {
         sim::R0Fixture outside = inside;
         outside.steps[1].path = way + "b.txt";
@@ -255,25 +279,8 @@ BOOST_AUTO_TEST_CASE(R9_a_path_that_leaves_the_root_is_refused_at_its_step_befor
 BOOST_AUTO_TEST_CASE(R3_a_task_that_cannot_be_undone_is_refused_before_anything_acts_or_the_check_fails) {
     sim::R0Fixture f;
     f.name = "write-then-type-into-electron";
-    sim::R0Window w;
-    w.id = 1;
-    w.framework = Framework::Electron;
-    w.bounds = Rect{0, 0, 640, 480};
-    sim::R0Control edit;
-    edit.id = 11;
-    edit.value = "abc";
-    w.controls = {edit};
-    f.initial.windows = {w};
-    TaskStep write;
-    write.op = StepOp::FileWrite;
-    write.path = "a.txt";
-    write.bytes = "A";
-    TaskStep type;
-    type.op = StepOp::UiType;
-    type.window = 1;
-    type.element = 11;
-    type.text = "x";
-    f.steps = {write, type};
+    f.initial.windows = {window_with_edit(Framework::Electron, "abc")};
+    f.steps = {file_write("a.txt", "A"), ui_type(1, 11, "x")};
     BOOST_TEST((r0::first_step_to_refuse(f, false) == std::optional<std::uint32_t>(2)));
     BOOST_TEST(!r0::first_step_to_refuse(f, true).has_value());
     auto tool = r0::make_adapter("deskcheck");
@@ -296,13 +303,7 @@ BOOST_AUTO_TEST_CASE(R7_a_step_touching_what_a_failed_undo_should_have_restored_
     sim::R0Fixture f;
     f.name = "two-writes-one-file";
     f.initial.fs["c.md"] = sim::FsEntry{false, "hello"};
-    TaskStep first;
-    first.op = StepOp::FileWrite;
-    first.path = "c.md";
-    first.bytes = "x";
-    TaskStep second = first;
-    second.bytes = "y";
-    f.steps = {first, second};
+    f.steps = {file_write("c.md", "x"), file_write("c.md", "y")};
     // Operations: 1 step 1's write, 2 step 2's write, 3 the undo of step 2 (fails: no space).
     auto tool = r0::make_adapter("deskcheck");
     const r0::R0Run run = r0::run_once(*tool, f, 2, sim::OpFault{3, sim::OpFaultKind::NoSpace}, false);
@@ -356,24 +357,8 @@ BOOST_AUTO_TEST_CASE(R2_a_finished_task_is_undone_once) {
 BOOST_AUTO_TEST_CASE(R7_a_crash_in_the_undo_of_a_finished_task_is_finished_by_recovery) {
     sim::R0Fixture f;
     f.name = "write-then-undo";
-    TaskStep write;
-    write.op = StepOp::FileWrite;
-    write.path = "docs/a.txt";
-    write.bytes = "A";
-    TaskStep type;
-    type.op = StepOp::UiType;
-    type.window = 1;
-    type.element = 11;
-    type.text = "x";
-    sim::R0Window w;
-    w.id = 1;
-    w.bounds = Rect{0, 0, 640, 480};
-    sim::R0Control edit;
-    edit.id = 11;
-    edit.value = "abc";
-    w.controls = {edit};
-    f.initial.windows = {w};
-    f.steps = {write, type};
+    f.initial.windows = {window_with_edit(Framework::Wpf, "abc")};
+    f.steps = {file_write("docs/a.txt", "A"), ui_type(1, 11, "x")};
     const r0::CrashRun whole = r0::run_crash_and_recover(f, std::nullopt, std::nullopt, 0, 0, nullptr, nullptr, true);
     BOOST_TEST(!whole.crashed);
     BOOST_TEST(!r0::undo_restores(whole.run).has_value(), r0::undo_restores(whole.run).value_or(""));
@@ -403,13 +388,7 @@ BOOST_AUTO_TEST_CASE(R7_a_crash_in_the_undo_of_a_finished_task_is_finished_by_re
 BOOST_AUTO_TEST_CASE(R7_an_undo_is_reported_failed_only_when_it_failed) {
     sim::R0Fixture f;
     f.name = "other-program-in-a-created-folder";
-    TaskStep mine;
-    mine.op = StepOp::FileWrite;
-    mine.path = "docs/x.txt";
-    mine.bytes = "x";
-    TaskStep other_file = mine;
-    other_file.path = "a.txt";
-    f.steps = {mine, other_file};
+    f.steps = {file_write("docs/x.txt", "x"), file_write("a.txt", "x")};
     f.others = {sim::OtherWrite{2, "docs/other.txt", "theirs"}};
     // Operations: 1 make docs, 2 write docs/x.txt (then the other program writes docs/other.txt),
     // 3 write a.txt, then the rollback: 4 remove a.txt (fails: no space), 5 remove docs/x.txt.
@@ -434,20 +413,8 @@ BOOST_AUTO_TEST_CASE(R7_an_undo_is_reported_failed_only_when_it_failed) {
     sim::R0Fixture field;
     field.name = "win32-field-with-no-value";
     field.allow_irreversible = true;
-    sim::R0Window w;
-    w.id = 1;
-    w.framework = Framework::Win32;
-    w.bounds = Rect{0, 0, 640, 480};
-    sim::R0Control edit;
-    edit.id = 11;
-    w.controls = {edit};
-    field.initial.windows = {w};
-    TaskStep type;
-    type.op = StepOp::UiType;
-    type.window = 1;
-    type.element = 11;
-    type.text = "x";
-    field.steps = {type};
+    field.initial.windows = {window_with_edit(Framework::Win32, std::nullopt)};
+    field.steps = {ui_type(1, 11, "x")};
     // Events: 1 the intent line, 2 select-all (killed here: nothing typed), then recovery.
     const r0::CrashRun c = r0::run_crash_and_recover(field, 1, std::nullopt, 2, 0, nullptr, nullptr);
     BOOST_TEST(c.crashed);
