@@ -521,8 +521,8 @@ void run_campaign_part(const Settings& s, Summary& out) {
 
 // ---- R0: what a failed run leaves behind ---------------------------------------------------------
 
-// The failure_leaves_nothing campaign (R-1..R-6) on the night's seed for its share: a violation is a
-// finding with the shrunk case and the command that reproduces it.
+// The R0 campaign (failure_leaves_nothing and undo_restores, R-1..R-9) on the night's seed for its
+// share: a violation is a finding with the shrunk case and the command that reproduces it.
 void run_r0_part(const Settings& s, Summary& out) {
     const std::size_t cases = static_cast<std::size_t>(std::uint64_t{s.budget_s} * r0_share_pct / 100 * r0_cases_per_s);
     const auto t0 = Clock::now();
@@ -532,8 +532,9 @@ void run_r0_part(const Settings& s, Summary& out) {
     progress("r0 campaign: " + std::to_string(r.cases) + " cases in " + std::to_string(out.r0_seconds).substr(0, 5) + " s");
     if (!r.violations) return;
     const r0::R0CaseResult& c = r.shrunk ? *r.shrunk : *r.first;
-    out.findings.push_back({"r0 campaign", "failure_leaves_nothing",
-                            "failure_leaves_nothing violated: " + c.violation.value_or("") + " — " + r0::describe_case(c), "",
+    const std::string property(r0::property_of(c));
+    out.findings.push_back({"r0 campaign", property,
+                            property + " violated: " + c.violation.value_or("") + " — " + r0::describe_case(c), "",
                             "deskcheck r0 campaign --seed " + std::to_string(s.seed) + " --cases " + std::to_string(r.cases), true,
                             ""});
 }
@@ -1020,7 +1021,7 @@ void print_summary(const Settings& s, const Summary& out, int code, std::ostream
     if (out.signal != 0) print_interruption(out, o);
     print_campaign(s, "property campaign", out.main, o);
     if (!out.published.rounds.empty()) print_campaign(s, "published campaign (rules published)", out.published, o);
-    o << "\nr0 campaign (failure_leaves_nothing): " << out.r0_cases << " cases, " << std::to_string(out.r0_seconds).substr(0, 5)
+    o << "\nr0 campaign (failure_leaves_nothing, undo_restores): " << out.r0_cases << " cases, " << std::to_string(out.r0_seconds).substr(0, 5)
       << " s\n";
     print_mutate_rules(s, out, o);
     print_mutate_model(s, out, o);
