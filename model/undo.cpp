@@ -107,6 +107,18 @@ std::optional<std::string> UndoTool::not_undoable_reason(const TaskStep& step) {
     }
 }
 
+// The task is refused before anything acts, at `step` (1-based), for `reason`: reported and journaled.
+void UndoTool::refuse(const Task& task, std::uint32_t step, const std::string& reason, TaskReport& report) {
+    assert(step >= 1 && step <= task.steps.size());
+    report.refused = true;
+    report.failed_step = step;
+    report.error = "refused before acting: step " + std::to_string(step) + ": " + reason;
+    report.steps[step - 1].state = StepState::Refused;
+    report.steps[step - 1].error = reason;
+    journal({task.id, step, task.steps[step - 1].op, JournalStatus::Refused, std::nullopt, reason});
+    assert(!report.ok);
+}
+
 TaskReport UndoTool::run(const Task& task, const PostCheck& post_check) {
     TaskReport report;
     report.task_id = task.id;
@@ -118,25 +130,13 @@ TaskReport UndoTool::run(const Task& task, const PostCheck& post_check) {
     }
     if (const Outcome o = check_task(task); !o.ok) {
         report.error = o.error;
-        if (o.step != 0) {  // refused at the step that names the path, journaled as any refusal
-            report.refused = true;
-            report.failed_step = o.step;
-            report.error = "refused before acting: step " + std::to_string(o.step) + ": " + o.error;
-            report.steps[o.step - 1].state = StepState::Refused;
-            report.steps[o.step - 1].error = o.error;
-            journal({task.id, o.step, task.steps[o.step - 1].op, JournalStatus::Refused, std::nullopt, o.error});
-        }
+        if (o.step != 0) refuse(task, o.step, o.error, report);  // the step that names the path
         return report;
     }
     for (std::uint32_t i = 0; i < task.steps.size() && !task.allow_irreversible; ++i) {
         if (is_file_op(task.steps[i].op)) continue;
         if (auto reason = not_undoable_reason(task.steps[i])) {
-            report.refused = true;
-            report.failed_step = i + 1;
-            report.error = "refused before acting: step " + std::to_string(i + 1) + ": " + *reason;
-            report.steps[i].state = StepState::Refused;
-            report.steps[i].error = *reason;
-            journal({task.id, i + 1, task.steps[i].op, JournalStatus::Refused, std::nullopt, *reason});
+            refuse(task, i + 1, *reason, report);
             return report;
         }
     }

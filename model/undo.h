@@ -110,6 +110,7 @@ private:
         std::uint32_t step = 0;  // check_task: the step (1-based) whose path is bad; 0: the task as a whole
     };
     Outcome check_task(const Task& task) const;
+    void refuse(const Task& task, std::uint32_t step, const std::string& reason, TaskReport& report);
     std::optional<std::string> not_undoable_reason(const TaskStep& step);
     Outcome capture(const TaskStep& step, Before& before);
     Outcome act(const TaskStep& step, const Before& before, std::uint32_t id);
