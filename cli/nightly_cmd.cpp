@@ -122,7 +122,7 @@ constexpr const char* expected_tags[] = {
     "user_typing", "user_click", "window_to_front", "popup", "tree_reorder", "control_removed", "occluder",
     "borrow", "app_took_foreground", "another_window_took_foreground", "foreground_refused", "stale_read",
     "unreadable_read", "delivery_exception", "delivery_error", "latency_overrun", "dpi_stretched_click",
-    "dependency_observed", "waited_for_user", "agent_retry", "batch_stopped", "occluded_click", "wpf_borrow",
+    "dependency_observed", "waited_for_user", "agent_retry", "reused_element_ref", "reused_focused_ref", "batch_stopped", "occluded_click", "wpf_borrow",
     "verdict_confirmed", "verdict_absent", "verdict_unknown"};
 
 constexpr const char* nightly_help =

@@ -625,26 +625,35 @@ BackgroundFacts Tool::background_facts(const Step& s) {
     return f;
 }
 
-// E-3: the element acted on and the focused element come back as refs.
+// E-3: the element the step names and the focused element come back as refs, registered anew.
 void Tool::step_register_refs(Step& s) {
     const Target& t = s.target;
     StepReport& rep = s.report;
-    if (t.node != nullptr) {
-        if (auto loc = locator_of(*t.tree, t.node_index)) rep.element_ref = refs_.add(std::move(*loc));
+    TreePtr tree_now;  // the window's tree as it is now, fetched once when needed
+    const auto ref_now = [&](ElementId e) -> std::optional<std::string> {
+        if (!tree_now) tree_now = desktop_.element_tree(s.request.target);
+        const ElementTree& now = *tree_now;
+        for (std::uint32_t i = 0; i < now.nodes.size() && i < tree_nodes_max; ++i) {
+            if (now.nodes[i].id != e) continue;
+            if (auto loc = locator_of(now, i)) return refs_.add(std::move(*loc));
+            return std::nullopt;
+        }
+        return std::nullopt;
+    };
+    if (rep.element) {
+        if (t.node != nullptr && t.node->id == *rep.element) {
+            if (auto loc = locator_of(*t.tree, t.node_index)) rep.element_ref = refs_.add(std::move(*loc));
+        } else {
+            rep.element_ref = ref_now(*rep.element);  // a coordinate click's element, or the one its message went to
+        }
     }
-    const auto focus = desktop_.focused_element(s.request.target);
+    const auto focus = hooks_.focused_after(desktop_, s.request.target, rep.element);
     if (!focus) return;
-    if (t.node != nullptr && *focus == t.node->id && rep.element_ref) {
+    if (rep.element && *focus == *rep.element && rep.element_ref) {
         rep.focused_ref = rep.element_ref;  // the focus stayed on the element acted on
         return;
     }
-    const TreePtr tree_now = desktop_.element_tree(s.request.target);
-    const ElementTree& now = *tree_now;
-    for (std::uint32_t i = 0; i < now.nodes.size() && i < tree_nodes_max; ++i) {
-        if (now.nodes[i].id != *focus) continue;
-        if (auto loc = locator_of(now, i)) rep.focused_ref = refs_.add(std::move(*loc));
-        break;
-    }
+    rep.focused_ref = ref_now(*focus);
 }
 
 BatchReport Tool::batch(std::span<const Request> requests) {

@@ -61,6 +61,10 @@ bool ToolHooks::may_retry(WriteOutcome outcome, bool has_idempotency_key) const 
 
 std::optional<std::string> ToolHooks::key_sent(const Request& request) const { return request.idempotency_key; }
 
+std::optional<ElementId> ToolHooks::focused_after(Desktop& desktop, WindowId window, std::optional<ElementId>) const {
+    return desktop.focused_element(window);
+}
+
 DeliveryPlan ToolHooks::plan_delivery(const WindowInfo& window, const ElementNode* node, const Request& request,
                                       const ActionFacts& facts) const {
     return detail::choose_delivery(window, node, request, facts);

@@ -67,6 +67,9 @@ public:
                                        const ActionFacts& facts) const;
     // W-2: the idempotency key delivered with a step's input (the request's own, as specified).
     virtual std::optional<std::string> key_sent(const Request& request) const;
+    // E-3: the element whose ref comes back as the step's focused_ref (`acted`: the element the step
+    // names): the window's focused element, asked of the desktop, as specified.
+    virtual std::optional<ElementId> focused_after(Desktop& desktop, WindowId window, std::optional<ElementId> acted) const;
 };
 
 }  // namespace deskcheck

@@ -58,6 +58,18 @@ const Evidence& ev(const StepReport& s) { return s.result.evidence; }
 std::string altered(const std::string& v) { return v + "x"; }
 const auto any = [](const auto&) { return true; };
 
+// A focused_ref made up on a step that answered while nothing had the focus in its window.
+bool answered_without_focus(RunResult& r) {
+    for (std::size_t i = 0; i < r.steps.size() && i < r.timings.size(); ++i) {
+        StepReport& s = r.steps[i];
+        const bool answered = s.result.ok && s.result.verdict && s.delivered && s.request.kind != RequestKind::Observe;
+        if (!answered || s.focused_ref || r.timings[i].focus_after) continue;
+        s.focused_ref = "e1";
+        return true;
+    }
+    return false;
+}
+
 // ---- the table ----------------------------------------------------------------------------------
 
 using K = ClaimKind;
@@ -189,12 +201,12 @@ const std::array rows{
     row("StepReport", "delivered", K::Claim, "an input of this step reached the desktop", rmgt,
              +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return !s.delivered; }, [](StepReport& s) { s.delivered = true; }); },
              +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return s.delivered; }, [](StepReport& s) { s.delivered = false; }); }),
-    row("StepReport", "element_ref", K::Claim, "the acted-on element, registered as a ref the agent can use again (E-3)", rmgt,
-             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return s.element_ref.has_value(); }, [](StepReport& s) { *s.element_ref += "9"; }); },
-             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return s.element_ref.has_value(); }, [](StepReport& s) { s.element_ref.reset(); }); }, "both: the ref table is the tool's; the ledger does not map refs to elements"),
-    row("StepReport", "focused_ref", K::Claim, "the element that had the focus after the action (E-3)", rmgt,
-             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return s.focused_ref.has_value(); }, [](StepReport& s) { *s.focused_ref += "9"; }); },
-             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return s.focused_ref.has_value(); }, [](StepReport& s) { s.focused_ref.reset(); }); }, "both: as element_ref; the focus after the action is not compared"),
+    row("StepReport", "element_ref", K::Claim, "the element the step names, registered as a ref the agent can use again (E-3): the agent sends it for a later step on that element", "report_matches_ground_truth ref_never_crosses_windows",
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return !s.element && !s.element_ref; }, [](StepReport& s) { s.element_ref = "e1"; }); },
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return s.element_ref.has_value(); }, [](StepReport& s) { s.element_ref.reset(); }); }),
+    row("StepReport", "focused_ref", K::Claim, "the element that had the focus when the step answered, as a ref (E-3): the agent sends it for a later step on that element", "report_matches_ground_truth ref_never_crosses_windows",
+             +[](RunResult& r) { return answered_without_focus(r); },
+             +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return s.focused_ref.has_value(); }, [](StepReport& s) { s.focused_ref.reset(); }); }),
     row("StepReport", "dependency", K::Container, "the boundary observation before a dependent step (BoundaryObservation)", ""),
     row("StepReport", "write_before", K::Claim, "the declared write's reading before delivery, kept for later boundaries (B-3)", "dependent_step_only_after_observed",
              +[](RunResult& r) { return on_step(r, [](const StepReport& s) { return s.write_before && s.write_before->value; }, [](StepReport& s) { s.write_before->value = altered(*s.write_before->value); }); },

@@ -94,6 +94,9 @@ void tag_report(const sim::Scenario& s, const RunResult& run, Tags& tags) {
         if (b.foreground.waited_for_user_ms && *b.foreground.waited_for_user_ms > 0) tags.insert("waited_for_user");
     }
     if (!run.agent_retried.empty()) tags.insert("agent_retry");
+    for (const auto& used : run.reused_refs) {
+        if (used) tags.insert(used->focused ? "reused_focused_ref" : "reused_element_ref");
+    }
     if (run.stopped_at) tags.insert("batch_stopped");
     if (!run.launches.empty()) tags.insert("launch");
 }

@@ -24,6 +24,7 @@ namespace deskcheck::props {
 //   clicks:                    occluded_click dpi_stretched_click
 //   the report:                verdict_confirmed verdict_absent verdict_unknown error error:<kind>
 //                              dependency_observed agent_retry batch_stopped
+//   the agent:                 reused_element_ref reused_focused_ref (a ref a report handed back, E-3)
 //   the scenario's shape:      single_actions launch e3_ref_of_other_window
 std::vector<std::string> coverage_tags(const sim::Scenario& scenario, const RunResult& run);
 

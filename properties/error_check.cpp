@@ -27,6 +27,8 @@
 namespace deskcheck::props {
 namespace {
 
+constexpr std::uint64_t ref_table_spec = 5000;  // E-1: the ref table keeps 5000 entries (SPEC, not model/)
+
 const sim::Control* control_of(const sim::Window* w, std::optional<ElementId> id) {
     if (w == nullptr || !id) return nullptr;
     for (const auto& c : w->controls) {
@@ -176,9 +178,16 @@ std::optional<std::string> step_error_lie(const sim::Scenario& scenario, const R
         case ErrorKind::Escalate:
             if (!step.depends_on && !seg.write) return claims("it depends on no earlier step and is no write (B-3, W-4)");
             return std::nullopt;
-        case ErrorKind::RefUnknown:
+        case ErrorKind::RefUnknown: {
+            // E-1: every ref the agent sends is one the tool handed it (a snapshot's, or a report's,
+            // E-3); a table that keeps 5000 evicts none while fewer were handed out.
+            if (report.index >= run.requests.size() || !run.requests[report.index].ref) return std::nullopt;
+            if (run.refs_handed >= ref_table_spec) return std::nullopt;
+            return claims("its ref " + *run.requests[report.index].ref + " was handed out by the tool in this run, which handed out " +
+                          std::to_string(run.refs_handed) + " refs in all, fewer than the 5000 its table keeps (E-1)");
+        }
         case ErrorKind::LaunchFailed:
-            return std::nullopt;  // RefUnknown: the ref table is the tool's (claims.md); launches: launch_lie
+            return std::nullopt;  // launches: launch_lie
     }
     return std::nullopt;
 }

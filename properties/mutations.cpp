@@ -130,6 +130,15 @@ public:
     }
 };
 
+// E-3 broken: the focused_ref names the element acted on, as if the focus never left it (a Tab in
+// the text, an app or the user moving it meanwhile).
+class FocusedRefIsActedElement final : public ToolHooks {
+public:
+    std::optional<ElementId> focused_after(Desktop& desktop, WindowId window, std::optional<ElementId> acted) const override {
+        return acted ? acted : ToolHooks::focused_after(desktop, window, acted);
+    }
+};
+
 // F-7 broken the other way: every step takes the foreground, whatever its control needs.
 class BorrowForEveryWindow final : public ToolHooks {
 public:
@@ -182,6 +191,7 @@ ToolConfig with_mutation(ToolConfig config, Mutation m) {
         case Mutation::RetryUnknownWrite: config.hooks = instance<RetryUnknownWrite>(); break;
         case Mutation::PostedClickToButtons: config.hooks = instance<PostedClickToButtons>(); break;
         case Mutation::BorrowForEveryWindow: config.hooks = instance<BorrowForEveryWindow>(); break;
+        case Mutation::FocusedRefIsActedElement: config.hooks = instance<FocusedRefIsActedElement>(); break;
         case Mutation::DropIdempotencyKey: config.hooks = instance<DropIdempotencyKey>(); break;
         case Mutation::RetryClaimDropped: config.hooks = instance<RetryClaimDropped>(); break;
         case Mutation::RetryClaimMadeUp: config.hooks = instance<RetryClaimMadeUp>(); break;

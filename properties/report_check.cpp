@@ -190,6 +190,34 @@ Lie settle_lie(const Claim& c) {
     return std::nullopt;
 }
 
+// E-3: an action that ran to its verdict hands back its element and the focused element as refs,
+// both ways: a ref for the element it names (none without one), and a focused_ref exactly when an
+// element truly had the focus in the target window as it answered (StepTiming::focus_after). That
+// each ref stands for its element is judged where the agent uses it for a later step on that element
+// (the runner's reused_refs): the step must reach that element (ref_never_crosses_windows).
+Lie refs_lie(const Claim& c) {
+    const StepReport& r = c.report;
+    if (r.element_ref && !r.element) return c.name() + " hands back element_ref " + *r.element_ref + " but names no element (E-3)";
+    const bool answered = r.result.ok && r.result.verdict && r.delivered && r.request.kind != RequestKind::Observe;
+    if (!answered) return std::nullopt;
+    if (r.element && !r.element_ref && c.timing.element_there_after) {
+        return c.name() + " names element e" + std::to_string(*r.element) + " but hands back no ref for it (E-3)";
+    }
+    // An Electron window's tree is opaque: it shows no element to hand a ref for (the scenario's framework).
+    const sim::Window* w = sim::find_window(c.scenario, r.request.target);
+    const bool opaque = w != nullptr && w->framework == Framework::Electron;
+    const auto& focus = c.timing.focus_after;
+    if (focus && !r.focused_ref && !opaque) {
+        return c.name() + " hands back no focused_ref, but e" + std::to_string(*focus) + " had the focus in " +
+               w_name(r.request.target) + " when it answered (E-3)";
+    }
+    if (!focus && r.focused_ref) {
+        return c.name() + " hands back focused_ref " + *r.focused_ref + ", but nothing had the focus in " + w_name(r.request.target) +
+               " when it answered (E-3)";
+    }
+    return std::nullopt;
+}
+
 bool control_of_window(const sim::Scenario& s, WindowId w, ElementId e) {
     for (const auto& win : s.windows) {
         if (win.id != w) continue;
@@ -699,6 +727,7 @@ CheckResult report_matches_ground_truth(const sim::Scenario& scenario, const Run
             if (!lie) lie = changes_lie(c);
             if (!lie) lie = settle_lie(c);
             if (!lie) lie = promise_lie(c);
+            if (!lie) lie = refs_lie(c);
             if (!lie) lie = step_error_lie(scenario, run, report, c.timing, seg);
             if (!lie) lie = step_foreground_lie(c);
             const WriteOutcome w = lie ? WriteOutcome{} : write_outcome_lie(c);

@@ -105,6 +105,8 @@ public:
         t.reads_end = sim_.truth().reads.size();
         t.changes_end = sim_.truth().foreground_changes.size();
         t.requests_end = sim_.truth().foreground_requests.size();
+        if (sim_.true_shown(s.request.target)) t.focus_after = sim_.true_focus(s.request.target);  // as the port serves it
+        t.element_there_after = s.element && sim_.true_exists(*s.element);
         out_.timings.push_back(t);
         open_.reset();
         if (!sim_.trace().on) return;
@@ -161,11 +163,12 @@ private:
 
 // The agent's view: a snapshot of each window the steps name, mapped back to scenario controls by
 // zipping the snapshot with the element tree (same order).
-std::map<ElementId, std::string> snapshot_refs(Tool& tool, Desktop& sim, WindowId w) {
+std::map<ElementId, std::string> snapshot_refs(Tool& tool, Desktop& sim, WindowId w, std::uint64_t& handed) {
     std::map<ElementId, std::string> out;
     const TreePtr tree_ptr = sim.element_tree(w);
     const ElementTree& tree = *tree_ptr;
     const SnapshotReport snap = tool.snapshot(w);
+    handed += snap.elements.size();
     for (std::size_t i = 0; i < snap.elements.size() && i < tree.nodes.size(); ++i) {
         out[tree.nodes[i].id] = snap.elements[i].ref;
     }
@@ -276,7 +279,8 @@ public:
         Tool tool(desk, rules, out_.config);
         Recorder recorder(desk, out_);
         tool.set_observer(&recorder);
-        out_.requests = agent_requests(tool, desk, scenario_);
+        out_.requests = agent_requests(tool, desk, scenario_, &out_.refs_handed);
+        out_.reused_refs.resize(scenario_.steps.size());
         for (const auto& step : scenario_.steps) out_.targets.push_back(step.control);
         out_.steps.reserve(scenario_.steps.size() + 1);  // + the agent's one retry
         run_segments(tool, desk);
@@ -327,11 +331,13 @@ private:
 
     void run_batch(Tool& tool, sim::Sim& desk, std::size_t begin, std::size_t end) {
         Segment seg = open_segment(desk, true);
+        for (std::size_t k = begin; k < end; ++k) use_handed_ref(k);  // the whole batch is sent at once
         BatchReport b = tool.batch(std::span<const Request>(out_.requests.data() + begin, end - begin));
         for (auto& s : b.steps) {
             s.index = static_cast<std::uint32_t>(begin + s.index);
             seg.reports.push_back(out_.steps.size());
             out_.steps.push_back(std::move(s));
+            remember_handed_refs(out_.steps.size() - 1);
         }
         b.steps.clear();  // moved into out_.steps
         if (b.stopped_at) out_.stopped_at = static_cast<std::uint32_t>(begin + *b.stopped_at);
@@ -372,11 +378,13 @@ private:
     void run_singles(Tool& tool, sim::Sim& desk, std::size_t begin, std::size_t end) {
         for (std::size_t k = begin; k < end && !out_.stopped_at; ++k) {
             Segment seg = open_segment(desk, false);
+            use_handed_ref(k);
             StepReport s = single_action(tool, desk, out_.requests[k], seg);
             s.index = static_cast<std::uint32_t>(k);
             if (!s.result.ok) out_.stopped_at = static_cast<std::uint32_t>(k);
             seg.reports.push_back(out_.steps.size());
             out_.steps.push_back(std::move(s));
+            remember_handed_refs(out_.steps.size() - 1);
             close_segment(desk, std::move(seg));
         }
     }
@@ -410,9 +418,39 @@ private:
         out_.agent_retried.push_back(k);
         seg.reports.push_back(out_.steps.size());
         out_.steps.push_back(std::move(s));
+        remember_handed_refs(out_.steps.size() - 1);
         close_segment(desk, std::move(seg));
     }
 
+    // E-3: the refs a report hands back, by the element each stands for — the element the report
+    // names (held against the ledger by report_matches_ground_truth), and the element that truly
+    // had the focus when the tool answered. A later one replaces an earlier one for the same element.
+    void remember_handed_refs(std::size_t i) {
+        const StepReport& s = out_.steps[i];
+        if (i >= out_.timings.size()) return;
+        const WindowId w = s.request.target;
+        if (s.element_ref) {
+            ++out_.refs_handed;
+            if (s.element) handed_[{w, *s.element}] = {*s.element_ref, ReusedRef{s.index, false, *s.element}};
+        }
+        if (s.focused_ref) {
+            if (s.focused_ref != s.element_ref) ++out_.refs_handed;
+            const auto& focus = out_.timings[i].focus_after;
+            if (focus) handed_[{w, *focus}] = {*s.focused_ref, ReusedRef{s.index, true, *focus}};
+        }
+    }
+
+    // The agent sends step k with the ref a report handed back for its element, when there is one.
+    void use_handed_ref(std::size_t k) {
+        const sim::Step& step = scenario_.steps[k];
+        if (!step.control || step.kind == sim::StepKind::Launch) return;
+        const auto it = handed_.find({step.ref_window.value_or(step.window), *step.control});
+        if (it == handed_.end()) return;
+        out_.requests[k].ref = it->second.first;
+        out_.reused_refs[k] = it->second.second;
+    }
+
+    std::map<std::pair<WindowId, ElementId>, std::pair<std::string, ReusedRef>> handed_;
     const sim::Scenario& scenario_;
     const RunOptions& options_;
     RunResult& out_;
@@ -420,15 +458,17 @@ private:
 
 }  // namespace
 
-std::vector<Request> agent_requests(Tool& tool, Desktop& desk, const sim::Scenario& scenario) {
+std::vector<Request> agent_requests(Tool& tool, Desktop& desk, const sim::Scenario& scenario, std::uint64_t* refs_handed) {
     RefMaps refs;
+    std::uint64_t handed = 0;
     for (const auto& step : scenario.steps) {
         for (WindowId w : {step.window, step.ref_window.value_or(step.window)}) {
             if (w != no_window && refs.count(w) == 0 && step.kind != sim::StepKind::Launch) {
-                refs[w] = snapshot_refs(tool, desk, w);
+                refs[w] = snapshot_refs(tool, desk, w, handed);
             }
         }
     }
+    if (refs_handed != nullptr) *refs_handed += handed;
     std::vector<Request> out;
     out.reserve(scenario.steps.size());
     for (std::size_t i = 0; i < scenario.steps.size(); ++i) out.push_back(request_of(scenario, scenario.steps[i], i, refs));

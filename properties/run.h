@@ -75,10 +75,25 @@ struct StepTiming {
     std::size_t requests_begin = 0;  // truth.foreground_requests index range during this step
     std::size_t requests_end = 0;
     bool agent_retry = false;
+    // E-3: the element that truly had the focus in the target window when the tool answered (none
+    // when the window was not shown): what a focused_ref handed back with this step must name.
+    std::optional<ElementId> focus_after;
+    // The element the report names was still in its window's tree when the tool answered (E-3:
+    // element_ref can be handed back only for an element that is there).
+    bool element_there_after = false;
     // Decided at the step's end from the whole values (S-8: TrueState keeps only digests of long ones).
     bool before_holds_step_text = false;  // the value at `before` contains the scenario step's text (V-1)
     ValueFacts at_before;                 // of `before`'s value
     ValueFacts at_after;                  // of `after`'s value
+};
+
+// E-3: a ref the tool handed back with an earlier step's report (element_ref or focused_ref),
+// which the agent sends in place of its snapshot's ref for a later step on the same element — as a
+// real agent acts on what the tool hands back.
+struct ReusedRef {
+    std::uint32_t from_step = 0;   // the scenario step whose report handed it back
+    bool focused = false;          // it was that report's focused_ref (else its element_ref)
+    ElementId element = 0;         // the element it stood for: the report's element, or the true focus
 };
 
 // One call of the tool: a batch, or a single action outside a batch (F-5).
@@ -124,6 +139,10 @@ struct RunResult {
     std::vector<StepTiming> timings;         // parallel to `steps`
     std::vector<Segment> segments;
     std::vector<std::uint32_t> agent_retried;  // steps the W-2 agent retried
+    std::vector<std::optional<ReusedRef>> reused_refs;  // index = scenario step: the ref it sent came from a report
+    // Every ref the tool handed the agent in this run (snapshots' and reports'): fewer than E-1's
+    // 5000 means none can have been evicted from the tool's table.
+    std::uint64_t refs_handed = 0;
     WindowId foreground_at_start = no_window;
     TimeMs ended_ms = 0;                     // virtual time when the tool returned
     std::unique_ptr<sim::Sim> sim;           // the desktop after the run (ground truth, trace, true state)
@@ -136,7 +155,9 @@ RunResult run_scenario(const sim::Scenario& scenario, const RunOptions& options 
 
 // The agent's side of a run: a snapshot of every window the steps name (refs mapped back to the
 // scenario's controls), then one Request per step (index = step; launch steps become Observe).
-std::vector<Request> agent_requests(Tool& tool, Desktop& desk, const sim::Scenario& scenario);
+// `refs_handed`, when given, adds the number of refs the snapshots handed out.
+std::vector<Request> agent_requests(Tool& tool, Desktop& desk, const sim::Scenario& scenario,
+                                    std::uint64_t* refs_handed = nullptr);
 
 // `count` scenarios generated from `seed`, run under each rule set (current, then published) with
 // the W-2 agent's retries, each handed to `visit`: the claim table's proofs and their tests.

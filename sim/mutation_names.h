@@ -36,8 +36,9 @@ enum class Mutation : std::uint8_t {
     EscalateEveryDependency,   // every dependent step escalates, whatever its boundary saw (B-3: sound, useless)
     PostedClickToButtons,      // a classic button gets a posted click, not a click message (E-4 broken)
     BorrowForEveryWindow,      // every step takes the foreground, whatever the control needs (F-7 broken)
+    FocusedRefIsActedElement,  // the focused_ref names the element acted on, wherever the focus went (E-3 broken)
 };
-inline constexpr Mutation last_mutation = Mutation::BorrowForEveryWindow;
+inline constexpr Mutation last_mutation = Mutation::FocusedRefIsActedElement;
 
 namespace detail {
 inline constexpr std::array<std::string_view, static_cast<std::size_t>(last_mutation) + 1> mutation_name_table{
@@ -63,6 +64,7 @@ inline constexpr std::array<std::string_view, static_cast<std::size_t>(last_muta
     "escalate_every_dependency",
     "posted_click_to_buttons",
     "borrow_for_every_window",
+    "focused_ref_is_acted_element",
 };
 }  // namespace detail
 

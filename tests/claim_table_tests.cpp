@@ -71,24 +71,24 @@ BOOST_AUTO_TEST_CASE(P1_claim_table_every_claim_is_judged_both_ways_or_declares_
     BOOST_TEST(judged_directions >= 70u);
 }
 
-// The negative proof of the proof: a row that says element_ref is judged (no gap) when nothing
+// The negative proof of the proof: a row that says StepReport.kind is judged (no gap) when nothing
 // judges it fails; the same row with its gap declared holds.
 BOOST_AUTO_TEST_CASE(P1_claim_table_a_row_that_overstates_the_checks_fails_its_proof) {
-    const ClaimRow* element_ref = nullptr;
+    const ClaimRow* kind = nullptr;
     for (const ClaimRow& r : claim_table()) {
-        if (r.type == "StepReport" && r.field == "element_ref") element_ref = &r;
+        if (r.type == "StepReport" && r.field == "kind") kind = &r;
     }
-    BOOST_TEST_REQUIRE(element_ref != nullptr);
-    BOOST_TEST_REQUIRE(!element_ref->gap.empty());
-    ClaimRow overstated = *element_ref;
+    BOOST_TEST_REQUIRE(kind != nullptr);
+    BOOST_TEST_REQUIRE(!kind->gap.empty());
+    ClaimRow overstated = *kind;
     overstated.gap = {};
     const std::array<ClaimRow, 1> wrong{overstated};
     for (const TamperProof& p : prove_rows(wrong, 200, 3)) {
         BOOST_TEST(p.applied > 0u);
-        BOOST_TEST(!proof_holds(overstated, p), p.direction << " should slip through: nothing judges element_ref");
+        BOOST_TEST(!proof_holds(overstated, p), p.direction << " should slip through: nothing judges StepReport.kind");
     }
-    const std::array<ClaimRow, 1> honest{*element_ref};
-    for (const TamperProof& p : prove_rows(honest, 200, 3)) BOOST_TEST(proof_holds(*element_ref, p));
+    const std::array<ClaimRow, 1> honest{*kind};
+    for (const TamperProof& p : prove_rows(honest, 200, 3)) BOOST_TEST(proof_holds(*kind, p));
     // And a check that would judge it must be named: a claim judged by a property that does not fire.
     ClaimRow delivered;
     for (const ClaimRow& r : claim_table()) {

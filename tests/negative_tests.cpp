@@ -259,6 +259,9 @@ constexpr ReportProof report_proofs[] = {
     {"W2_retry_unknown_write", Mutation::RetryUnknownWrite, "no_resend_after_unknown", "non-idempotent", cases_max, 1, 1},
     // W-2: the key never reaches the desktop, so the agent's harmless repeat posts twice.
     {"W2_drop_idempotency_key", Mutation::DropIdempotencyKey, "no_resend_after_unknown", "non-idempotent", cases_max, 1, 1},
+    // E-3: the focused_ref names the element acted on; the agent, sending it for the element that
+    // truly had the focus, reaches the wrong one.
+    {"E3_focused_ref_is_acted_element", Mutation::FocusedRefIsActedElement, "ref_never_crosses_windows", "resolved to", cases_max, 1, 2},
 };
 
 std::ostream& operator<<(std::ostream& os, const ReportProof& p) { return os << p.name; }

@@ -101,7 +101,8 @@ BOOST_AUTO_TEST_CASE(S2_S7_generator_covers_the_hostile_desktop) {
     for (const char* tag : {"occluded_click", "dpi_stretched_click", "waited_for_user", "wpf_borrow",
                             "app_took_foreground", "unreadable_read", "latency_overrun", "verdict_confirmed",
                             "verdict_absent", "verdict_unknown", "error", "agent_retry", "single_actions", "launch",
-                            "popup", "tree_reorder", "another_window_took_foreground", "e3_ref_of_other_window"}) {
+                            "popup", "tree_reorder", "another_window_took_foreground", "e3_ref_of_other_window",
+                            "reused_element_ref", "reused_focused_ref"}) {
         BOOST_TEST(seen[tag] > 0, "never covered: " << tag);
     }
 }
