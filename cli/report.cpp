@@ -414,6 +414,7 @@ constexpr MutationRow mutation_rows[] = {
     {Mutation::PostedClickToButtons, "input_fits_the_control"},
     {Mutation::BorrowForEveryWindow, "input_fits_the_control"},
     {Mutation::FocusedRefIsActedElement, "ref_never_crosses_windows"},
+    {Mutation::NeverAllowRetry, "no_resend_after_unknown"},
 };
 static_assert(std::size(mutation_rows) == static_cast<std::size_t>(last_mutation),
               "every tool mutation but None has a row");

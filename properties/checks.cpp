@@ -138,6 +138,33 @@ CheckResult no_resend_after_unknown(const sim::Scenario& scenario, const RunResu
         }
         ++judged;
     }
+    // W-2 both ways, on the tool's answer to "may I send it again?": a confirmed not_done (Absent, or
+    // an error with nothing of the step delivered and nothing thrown) or an unknown with a key may
+    // be retried, and the tool must say so; anything else must not.
+    for (const RunResult::RetryAdvice& a : run.retry_advice) {
+        if (a.report >= run.steps.size() || a.report >= run.timings.size()) continue;
+        const StepReport& s = run.steps[a.report];
+        const StepTiming& t = run.timings[a.report];
+        bool reached = false;
+        for (std::size_t i = t.attempts_begin; i < t.attempts_end && i < truth.attempts.size(); ++i) {
+            const auto& at = truth.attempts[i];
+            reached = reached || (at.step == static_cast<std::int32_t>(s.index) &&
+                                  (at.outcome == sim::AttemptOutcome::Delivered || at.outcome == sim::AttemptOutcome::Threw));
+        }
+        const bool not_done = s.result.verdict == Verdict::Absent || (s.result.error && !reached);  // Absent answers ok:false (B-1)
+        const bool done = s.result.verdict == Verdict::Confirmed;
+        const bool w2_allows = not_done || (a.has_key && !done);
+        if (a.allowed == w2_allows) {
+            ++judged;
+            continue;
+        }
+        const std::string what = "step " + std::to_string(s.index) + (not_done ? " was a confirmed not_done" : done ? " was done" : " ended unknown") +
+                                 (a.has_key ? " with an idempotency key" : " without an idempotency key");
+        return CheckResult::violated("no_resend_after_unknown", s.index,
+                                     a.allowed ? "the tool allowed the agent to send it again, but " + what +
+                                                     " (W-2: a non-idempotent write is retried only on a confirmed not_done or with a key)"
+                                               : "the tool forbade the agent to send it again, but " + what + " (W-2 allows that retry)");
+    }
     return CheckResult::holds(judged);
 }
 

@@ -139,6 +139,12 @@ public:
     }
 };
 
+// W-2 made useless: no retry is ever allowed, not even after a confirmed not_done.
+class NeverAllowRetry final : public ToolHooks {
+public:
+    bool may_retry(WriteOutcome, bool) const override { return false; }
+};
+
 // F-7 broken the other way: every step takes the foreground, whatever its control needs.
 class BorrowForEveryWindow final : public ToolHooks {
 public:
@@ -192,6 +198,7 @@ ToolConfig with_mutation(ToolConfig config, Mutation m) {
         case Mutation::PostedClickToButtons: config.hooks = instance<PostedClickToButtons>(); break;
         case Mutation::BorrowForEveryWindow: config.hooks = instance<BorrowForEveryWindow>(); break;
         case Mutation::FocusedRefIsActedElement: config.hooks = instance<FocusedRefIsActedElement>(); break;
+        case Mutation::NeverAllowRetry: config.hooks = instance<NeverAllowRetry>(); break;
         case Mutation::DropIdempotencyKey: config.hooks = instance<DropIdempotencyKey>(); break;
         case Mutation::RetryClaimDropped: config.hooks = instance<RetryClaimDropped>(); break;
         case Mutation::RetryClaimMadeUp: config.hooks = instance<RetryClaimMadeUp>(); break;

@@ -245,10 +245,13 @@ bool retry_could_help(const ToolResult& r, bool has_key) {
 }
 
 // W-2: the agent retries when the tool's one retry rule (model/write.h) allows it (a not_done, or
-// an unknown with an idempotency key) and a retry can help.
-bool agent_may_retry(const Tool& tool, const StepReport& s, const sim::Step& step) {
+// an unknown with an idempotency key) and a retry can help. The tool's answer is kept: a claim.
+bool agent_may_retry(const Tool& tool, const StepReport& s, const sim::Step& step, std::size_t report,
+                     std::vector<RunResult::RetryAdvice>& asked) {
     const bool key = step.idempotency_key.has_value();
-    return tool.may_retry(attempt_outcome(s.result), key) && retry_could_help(s.result, key);
+    const bool allowed = tool.may_retry(attempt_outcome(s.result), key);
+    asked.push_back({report, key, allowed});
+    return allowed && retry_could_help(s.result, key);
 }
 
 bool non_idempotent_click(const sim::Scenario& scenario, const sim::Step& step) {
@@ -391,17 +394,21 @@ private:
 
     // The step this agent sends again, if any: the one that stopped the run, or else the first post
     // or submit the tool left Unknown (W-2: only when the retry rule allows it — with a key).
-    std::optional<std::uint32_t> step_to_retry(const Tool& tool) const {
+    std::optional<std::uint32_t> step_to_retry(const Tool& tool) {
         if (out_.steps.empty()) return std::nullopt;
         if (out_.stopped_at) {
             const std::uint32_t k = *out_.stopped_at;
-            if (k >= scenario_.steps.size() || !agent_may_retry(tool, out_.steps.back(), scenario_.steps[k])) return std::nullopt;
+            if (k >= scenario_.steps.size() ||
+                !agent_may_retry(tool, out_.steps.back(), scenario_.steps[k], out_.steps.size() - 1, out_.retry_advice)) {
+                return std::nullopt;
+            }
             return k;
         }
-        for (const StepReport& s : out_.steps) {
+        for (std::size_t i = 0; i < out_.steps.size(); ++i) {
+            const StepReport& s = out_.steps[i];
             if (s.index >= scenario_.steps.size() || !s.result.ok || s.result.verdict != Verdict::Unknown) continue;
             const sim::Step& step = scenario_.steps[s.index];
-            if (non_idempotent_click(scenario_, step) && agent_may_retry(tool, s, step)) return s.index;
+            if (non_idempotent_click(scenario_, step) && agent_may_retry(tool, s, step, i, out_.retry_advice)) return s.index;
         }
         return std::nullopt;
     }

@@ -139,6 +139,13 @@ struct RunResult {
     std::vector<StepTiming> timings;         // parallel to `steps`
     std::vector<Segment> segments;
     std::vector<std::uint32_t> agent_retried;  // steps the W-2 agent retried
+    // W-2: each time the agent asked the tool whether it may send a step again, and the answer.
+    struct RetryAdvice {
+        std::size_t report = 0;  // index into `steps`: the answer the agent asked about
+        bool has_key = false;    // the step carries an idempotency key
+        bool allowed = false;    // the tool's answer (may_retry)
+    };
+    std::vector<RetryAdvice> retry_advice;
     std::vector<std::optional<ReusedRef>> reused_refs;  // index = scenario step: the ref it sent came from a report
     // Every ref the tool handed the agent in this run (snapshots' and reports'): fewer than E-1's
     // 5000 means none can have been evicted from the tool's table.

@@ -37,8 +37,9 @@ enum class Mutation : std::uint8_t {
     PostedClickToButtons,      // a classic button gets a posted click, not a click message (E-4 broken)
     BorrowForEveryWindow,      // every step takes the foreground, whatever the control needs (F-7 broken)
     FocusedRefIsActedElement,  // the focused_ref names the element acted on, wherever the focus went (E-3 broken)
+    NeverAllowRetry,           // the retry rule forbids every retry, a confirmed not_done's too (W-2: sound, useless)
 };
-inline constexpr Mutation last_mutation = Mutation::FocusedRefIsActedElement;
+inline constexpr Mutation last_mutation = Mutation::NeverAllowRetry;
 
 namespace detail {
 inline constexpr std::array<std::string_view, static_cast<std::size_t>(last_mutation) + 1> mutation_name_table{
@@ -65,6 +66,7 @@ inline constexpr std::array<std::string_view, static_cast<std::size_t>(last_muta
     "posted_click_to_buttons",
     "borrow_for_every_window",
     "focused_ref_is_acted_element",
+    "never_allow_retry",
 };
 }  // namespace detail
 

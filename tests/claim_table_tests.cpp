@@ -217,3 +217,25 @@ BOOST_AUTO_TEST_CASE(P1_an_error_the_ledger_does_not_show_is_caught_both_ways) {
     BOOST_TEST(hidden_failure >= 10u);
     BOOST_TEST(made_up >= 5u);
 }
+
+BOOST_AUTO_TEST_CASE(W1_a_write_that_never_reached_the_app_must_be_said_not_done) {
+    // Decisiveness: a write whose action ended on an error with nothing of it delivered is not_done
+    // (the tool knows from the desktop's answers). Saying unknown (and escalating) instead is caught.
+    std::uint32_t tried = 0;
+    for_each_generated_run(11, 3000, false, [&](const sim::Scenario& scenario, RunResult& run) {
+        if (tried >= 3 || report_matches_ground_truth(scenario, run).status == CheckStatus::Violated) return;
+        for (Segment& seg : run.segments) {
+            if (!seg.write || seg.write->outcome != WriteOutcome::NotDone || !seg.write->act.error) continue;
+            const WriteReport kept = *seg.write;
+            seg.write->outcome = WriteOutcome::Unknown;
+            seg.write->escalate = true;
+            const CheckResult r = report_matches_ground_truth(scenario, run);
+            BOOST_TEST((r.status == CheckStatus::Violated && r.violation->explanation.find("cannot have been made") != std::string::npos),
+                       "a not_done said as unknown slipped through");
+            *seg.write = kept;
+            ++tried;
+            break;
+        }
+    });
+    BOOST_TEST(tried >= 3u);
+}

@@ -261,6 +261,8 @@ constexpr ReportProof report_proofs[] = {
     {"W2_drop_idempotency_key", Mutation::DropIdempotencyKey, "no_resend_after_unknown", "non-idempotent", cases_max, 1, 1},
     // E-3: the focused_ref names the element acted on; the agent, sending it for the element that
     // truly had the focus, reaches the wrong one.
+    // W-2 progress: the retry rule forbids every retry, a confirmed not_done's too.
+    {"W2_never_allow_retry", Mutation::NeverAllowRetry, "no_resend_after_unknown", "W-2 allows that retry", cases_max, 1, 1},
     {"E3_focused_ref_is_acted_element", Mutation::FocusedRefIsActedElement, "ref_never_crosses_windows", "resolved to", cases_max, 1, 2},
 };
 
