@@ -17,7 +17,6 @@ std::string error_name(const std::optional<Error>& e) { return e ? std::string(t
 }  // namespace
 
 ClaimJudgement batch_report_claims(const sim::Scenario& scenario, const RunResult& run, const Segment& seg) {
-    (void)scenario;
     if (!seg.batch_report || *seg.batch_report >= run.batches.size()) return {};
     const BatchReport& b = run.batches[*seg.batch_report];
     const std::string who = "the batch report";
@@ -72,6 +71,31 @@ ClaimJudgement batch_report_claims(const sim::Scenario& scenario, const RunResul
     // (the user brought it back: nothing to ask for).
     if (b.give_backs > b.borrows || (b.give_backs > 0 && requests == 0 && seg.foreground_after != owner)) {
         return {who + " counts " + std::to_string(b.give_backs) + " give-back(s) for " + std::to_string(b.borrows) + " borrow(s), but the tool made no foreground request, nor was " + w_name(owner) + " in front at the end (F-5)",
+                std::nullopt};
+    }
+    const std::uint32_t taken = borrows_in(run, scenario, seg, seg.changes_end);
+    if (b.borrows < taken) {
+        return {who + " counts " + std::to_string(b.borrows) + " borrow(s), but the tool took the front onto its targets from another window " +
+                    std::to_string(taken) + " time(s) (F-5)",
+                std::nullopt};
+    }
+    // And the give-backs it made: the tool's moves of the front off its targets to a window related
+    // to none of them (at most one per borrow) that stood — not those that put back an app's grab
+    // (F-3): a move to where the front was before a run of moves by others.
+    std::uint32_t handed_back = 0;
+    for (std::size_t i = seg.changes_begin; i < seg.changes_end && i < changes.size(); ++i) {
+        const auto& ch = changes[i];
+        if (ch.by != "tool" || !related_to_a_target(run, scenario, seg, ch.from) || related_to_a_target(run, scenario, seg, ch.to)) continue;
+        bool answers_a_grab = false;
+        for (std::size_t j = i; j > seg.changes_begin && changes[j - 1].by != "tool"; --j) answers_a_grab = answers_a_grab || ch.to == changes[j - 1].from;
+        // One that someone else undid before the call ended is left out of the count: the tool may
+        // have taken that move for its app's grab and tried again (F-3), and reports what it saw.
+        const bool undone = i + 1 < seg.changes_end && i + 1 < changes.size() && changes[i + 1].by != "tool";
+        if (!answers_a_grab && !undone) ++handed_back;
+    }
+    if (b.give_backs < std::min(handed_back, b.borrows)) {
+        return {who + " counts " + std::to_string(b.give_backs) + " give-back(s), but the tool gave the front back from its targets " +
+                    std::to_string(handed_back) + " time(s) for " + std::to_string(b.borrows) + " borrow(s) (F-5)",
                 std::nullopt};
     }
     if (b.foreground_returned != (b.give_backs == b.borrows)) {

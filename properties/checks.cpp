@@ -347,20 +347,6 @@ bool refused_give_back_stands(const RunResult& run, const Segment& seg, const st
     return false;
 }
 
-// F-5, counted from the ledger: a borrow is a move by the tool onto a segment target from a window
-// that is none of the segment's targets nor related to one (moving the hold between targets, or
-// taking back a target app's grab, is not a new borrow).
-std::uint32_t borrows_in(const RunResult& run, const sim::Scenario& scenario, const Segment& seg, std::size_t end) {
-    std::uint32_t n = 0;
-    const auto& changes = run.truth().foreground_changes;
-    for (std::size_t i = seg.changes_begin; i < end && i < changes.size(); ++i) {
-        const auto& c = changes[i];
-        if (c.by != "tool") continue;
-        if (related_to_any_target(run, scenario, seg, c.to) && !related_to_any_target(run, scenario, seg, c.from)) ++n;
-    }
-    return n;
-}
-
 // The end of the segment's F-3 obligation: its last delivery or foreground move plus the watch.
 std::optional<TimeMs> watch_end_ms(const RunResult& run, const Segment& seg) {
     std::optional<TimeMs> last;
@@ -442,6 +428,24 @@ std::optional<Violation> took_front_from_a_busy_user(const sim::Scenario& s, con
 }
 
 }  // namespace
+
+// F-5, counted from the ledger: a borrow is a move by the tool onto a segment target from a window
+// that is none of the segment's targets nor related to one (moving the hold between targets, or
+// taking back a target app's grab, is not a new borrow). `end`: the foreground changes counted.
+bool related_to_a_target(const RunResult& run, const sim::Scenario& scenario, const Segment& seg, WindowId w) {
+    return related_to_any_target(run, scenario, seg, w);
+}
+
+std::uint32_t borrows_in(const RunResult& run, const sim::Scenario& scenario, const Segment& seg, std::size_t end) {
+    std::uint32_t n = 0;
+    const auto& changes = run.truth().foreground_changes;
+    for (std::size_t i = seg.changes_begin; i < end && i < changes.size(); ++i) {
+        const auto& c = changes[i];
+        if (c.by != "tool") continue;
+        if (related_to_any_target(run, scenario, seg, c.to) && !related_to_any_target(run, scenario, seg, c.from)) ++n;
+    }
+    return n;
+}
 
 CheckResult foreground_returned(const sim::Scenario& scenario, const RunResult& run) {
     const auto& changes = run.truth().foreground_changes;

@@ -40,6 +40,12 @@ namespace deskcheck::props {
 // against its step reports and the foreground changes of its segment.
 ClaimJudgement batch_report_claims(const sim::Scenario& scenario, const RunResult& run, const Segment& seg);
 
+// F-5, from the ledger: the tool's moves of the front onto one of the segment's targets (or a
+// window related to one) from a window related to none of them, among its changes up to `end`.
+std::uint32_t borrows_in(const RunResult& run, const sim::Scenario& scenario, const Segment& seg, std::size_t end);
+// F-3: `w` is one of the segment's targets, of the same process as one, or owned by one.
+bool related_to_a_target(const RunResult& run, const sim::Scenario& scenario, const Segment& seg, WindowId w);
+
 }  // namespace deskcheck::props
 
 namespace deskcheck::props {
