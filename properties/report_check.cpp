@@ -550,12 +550,42 @@ std::optional<std::string> told_busy_before_request(const Claim& c) {
     return std::nullopt;
 }
 
+// F-2 the other way: the tool brought the step's target to the front during the step from a window
+// related to none of the call's targets (a borrow, not a move of the hold nor an app's grab put
+// back): the step reports a borrow. A single action that gave it back, with nobody else moving the
+// front during the step and its first window in front again as it answered, reports it restored.
+Lie borrow_left_out(const Claim& c) {
+    const auto& fg = c.report.result.evidence.foreground;
+    const auto& t = c.timing;
+    const auto& changes = c.truth().foreground_changes;
+    const WindowId target = c.report.request.target;
+    const sim::ForegroundChange* borrow = nullptr;
+    bool others = false;
+    for (std::size_t i = t.changes_begin; i < t.changes_end && i < changes.size(); ++i) {
+        const auto& ch = changes[i];
+        others = others || ch.by != "tool";
+        if (borrow == nullptr && ch.by == "tool" && ch.to == target && !related_to_a_target(c.run, c.scenario, c.segment, ch.from)) borrow = &ch;
+    }
+    if (borrow == nullptr) return std::nullopt;
+    if (!fg.borrowed) {
+        return c.name() + " leaves out its borrow: the tool brought " + w_name(target) + " to the front from " + w_name(borrow->from) +
+               " at " + t_at(borrow->at_ms) + " (F-2)";
+    }
+    const bool back = t.after.foreground == borrow->from;
+    if (!c.segment.batch && fg.by == "tool" && !fg.restored && !others && back && tool_change_in(c.run, t.changes_begin, t.changes_end, borrow->from)) {
+        return c.name() + " says the front was not restored, but the tool gave it back to " + w_name(borrow->from) +
+               ", which was in front when the step answered, and nobody else moved it (F-2)";
+    }
+    return std::nullopt;
+}
+
 Lie step_foreground_lie(const Claim& c) {
     const auto& fg = c.report.result.evidence.foreground;
     const auto& t = c.timing;
     const auto& seg = c.segment;
     const Range step{t.changes_begin, t.changes_end, t.requests_begin, t.requests_end, t.began_ms, t.ended_ms};
     const Range since{seg.changes_begin, t.changes_end, seg.requests_begin, t.requests_end, seg.began_ms, t.ended_ms};
+    if (auto lie = borrow_left_out(c)) return lie;
     if (fg.unchanged && tool_change_in(c.run, t.changes_begin, t.changes_end)) {
         return c.name() + " reports the foreground unchanged:true, but the tool moved it during the step (F-2)";
     }

@@ -239,3 +239,33 @@ BOOST_AUTO_TEST_CASE(W1_a_write_that_never_reached_the_app_must_be_said_not_done
     });
     BOOST_TEST(tried >= 3u);
 }
+
+BOOST_AUTO_TEST_CASE(F2_a_borrow_or_a_restore_left_out_of_a_step_is_caught) {
+    // F-2 both ways: a step whose target the tool brought to the front (from outside the call's
+    // targets) reports the borrow; a single action whose give-back stood reports it restored.
+    std::uint32_t borrows = 0;
+    std::uint32_t restores = 0;
+    for_each_generated_run(13, 3000, false, [&](const sim::Scenario& scenario, RunResult& run) {
+        if ((borrows >= 3 && restores >= 3) || report_matches_ground_truth(scenario, run).status == CheckStatus::Violated) return;
+        for (StepReport& step : run.steps) {
+            ForegroundEvidence& fg = step.result.evidence.foreground;
+            if (!fg.borrowed || fg.by != "tool") continue;
+            const ForegroundEvidence kept = fg;
+            if (fg.restored && restores < 3) {
+                fg.restored = false;
+                const CheckResult r = report_matches_ground_truth(scenario, run);
+                if (r.status == CheckStatus::Violated && r.violation->explanation.find("was not restored") != std::string::npos) ++restores;
+                fg = kept;
+            }
+            fg = ForegroundEvidence{};
+            fg.unchanged = true;
+            const CheckResult b = report_matches_ground_truth(scenario, run);
+            BOOST_TEST((b.status == CheckStatus::Violated), "a borrow left out of step " << step.index << " slipped through");
+            if (b.status == CheckStatus::Violated && b.violation->explanation.find("leaves out its borrow") != std::string::npos) ++borrows;
+            fg = kept;
+            break;
+        }
+    });
+    BOOST_TEST(borrows >= 3u);
+    BOOST_TEST(restores >= 3u);
+}
