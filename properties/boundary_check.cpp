@@ -294,6 +294,36 @@ std::optional<std::string> go_ahead_withheld(const sim::Scenario& scenario, cons
            (run.rules_settle ? " past the app's declared bound" : "") + ", nobody else writing it: the evidence said go ahead (B-3, O-4, W-1)";
 }
 
+// D-3, both ways, under a rule set that settles (its stated promise, as data): the boundary read
+// is settled when it came at or after the app's declared bound past step d — not before the bound
+// past d's delivery, and surely once the bound had passed since d ended (the ledger's times).
+std::optional<std::string> settled_lie(const sim::Scenario& scenario, const RunResult& run, std::uint32_t k, std::uint32_t d,
+                                       const BoundaryObservation& b) {
+    if (!run.rules_settle || !b.after) return std::nullopt;
+    const auto& truth = run.truth();
+    const auto d_timing = std::find_if(run.timings.begin(), run.timings.end(), [&](const StepTiming& st) { return st.step == d; });
+    if (d_timing == run.timings.end()) return std::nullopt;
+    std::optional<TimeMs> delivered;
+    for (std::size_t i = d_timing->attempts_begin; i < d_timing->attempts_end && i < truth.attempts.size() && !delivered; ++i) {
+        const auto& a = truth.attempts[i];
+        if (a.step == static_cast<std::int32_t>(d) && a.outcome == sim::AttemptOutcome::Delivered) delivered = a.at_ms;
+    }
+    if (!delivered) return std::nullopt;
+    const WindowId window = scenario.steps[d].window;
+    const TimeMs bound = run.sim->latency_bound_ms(window) + run.sim->feed_latency_ms(window);
+    const TimeMs t = b.after->at_ms;
+    const std::string who = "step " + std::to_string(k) + "'s boundary read of step " + std::to_string(d) + " at t=" + std::to_string(t);
+    if (b.settled && t < *delivered + bound) {
+        return who + " is reported settled, but it came " + std::to_string(t - *delivered) + " ms after that step's delivery, before the app's declared bound of " +
+               std::to_string(bound) + " ms (D-3)";
+    }
+    if (!b.settled && t >= d_timing->ended_ms + bound) {
+        return who + " is reported not settled, but the app's declared bound of " + std::to_string(bound) + " ms had passed since that step ended at t=" +
+               std::to_string(d_timing->ended_ms) + " (D-3)";
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 CheckResult dependent_step_only_after_observed(const sim::Scenario& scenario, const RunResult& run) {
@@ -312,6 +342,7 @@ CheckResult dependent_step_only_after_observed(const sim::Scenario& scenario, co
             }
             // W-1: "done" is said of a write that had landed by the boundary read.
             const BoundaryObservation& b = *rep->dependency;
+            if (auto lie = settled_lie(scenario, run, k, d, b)) return CheckResult::violated(std::string(name), k, *lie);
             if (b.outcome == WriteOutcome::Done && b.after) {
                 const Written w = written_by(scenario, scenario.steps[d]);
                 const TimeMs at = b.after->at_ms;

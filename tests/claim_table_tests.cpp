@@ -269,3 +269,28 @@ BOOST_AUTO_TEST_CASE(F2_a_borrow_or_a_restore_left_out_of_a_step_is_caught) {
     BOOST_TEST(borrows >= 3u);
     BOOST_TEST(restores >= 3u);
 }
+
+BOOST_AUTO_TEST_CASE(D3_a_boundary_read_said_not_settled_past_the_bound_is_caught) {
+    // Under `current` (it settles), the boundary waits out the earlier step's declared bound: its
+    // read is settled, and saying otherwise is caught.
+    RunOptions options;
+    options.rules = &current_rules();
+    sim::Prng seeds(17);
+    std::uint32_t caught = 0;
+    for (std::uint32_t i = 0; i < 3000 && caught < 3; ++i) {
+        sim::Prng rng(seeds.next());
+        sim::Scenario scenario = sim::build_scenario_from_prng(rng);
+        scenario.rules = "current";
+        RunResult run = run_scenario(scenario, options);
+        if (dependent_step_only_after_observed(scenario, run).status == CheckStatus::Violated) continue;
+        for (StepReport& step : run.steps) {
+            if (!step.dependency || !step.dependency->settled || !step.dependency->after) continue;
+            step.dependency->settled = false;
+            const CheckResult r = dependent_step_only_after_observed(scenario, run);
+            if (r.status == CheckStatus::Violated && r.violation->explanation.find("reported not settled") != std::string::npos) ++caught;
+            step.dependency->settled = true;
+            break;
+        }
+    }
+    BOOST_TEST(caught >= 3u);
+}
