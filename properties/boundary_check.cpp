@@ -206,13 +206,7 @@ bool reads_written(const sim::Read& r, const Written& w, WindowId window) {
 // nobody else wrote it meanwhile and no other delivery of the tool to that app could have (W-1:
 // whose effect a reading shows); under a rule set that settles (its stated promise, as data), the
 // read taken once the app's declared latency bound had passed since the delivery (D-3).
-std::optional<std::string> go_ahead_withheld(const sim::Scenario& scenario, const RunResult& run, std::uint32_t k,
-                                             std::uint32_t d, const StepReport& rep) {
-    const BoundaryObservation& b = *rep.dependency;
-    // Held back at the boundary: the step stopped there (the report's error), whatever its
-    // judgement says — the judgement is a claim, the escalation an act.
-    const bool held_back = !rep.result.ok && rep.result.error && rep.result.error->kind == ErrorKind::Escalate;
-    if (!held_back) return std::nullopt;
+std::optional<std::string> write_shown(const sim::Scenario& scenario, const RunResult& run, std::uint32_t k, std::uint32_t d) {
     const auto& truth = run.truth();
     const sim::Step& dep = scenario.steps[d];
     const Written w = written_by(scenario, dep);
@@ -288,10 +282,28 @@ std::optional<std::string> go_ahead_withheld(const sim::Scenario& scenario, cons
         const TimeMs bound = run.sim->latency_bound_ms(dep.window) + run.sim->feed_latency_ms(dep.window);
         if (t - *delivered < bound) return std::nullopt;
     }
-    return "step " + std::to_string(k) + " was held back at its boundary (it said " + std::string(to_string(b.judgement.outcome)) + ", " +
-           b.judgement.reason + "), but the read at t=" + std::to_string(t) + " showed step " + std::to_string(d) +
-           "'s write (" + sim::shown_text(*was) + " before, " + sim::shown_text(*now) + " now), landed, read clean" +
-           (run.rules_settle ? " past the app's declared bound" : "") + ", nobody else writing it: the evidence said go ahead (B-3, O-4, W-1)";
+    return "the read at t=" + std::to_string(t) + " showed step " + std::to_string(d) + "'s write (" + sim::shown_text(*was) +
+           " before, " + sim::shown_text(*now) + " now), landed, read clean" + (run.rules_settle ? " past the app's declared bound" : "") +
+           ", nobody else writing it";
+}
+
+// Progress, both the act and the claim: where the evidence showed the write (write_shown), the
+// dependent step goes ahead, and its boundary says done.
+std::optional<std::string> go_ahead_withheld(const sim::Scenario& scenario, const RunResult& run, std::uint32_t k,
+                                             std::uint32_t d, const StepReport& rep) {
+    const BoundaryObservation& b = *rep.dependency;
+    // Held back at the boundary: the step stopped there (the report's error), whatever its
+    // judgement says — the judgement is a claim, the escalation an act.
+    const bool held_back = !rep.result.ok && rep.result.error && rep.result.error->kind == ErrorKind::Escalate;
+    if (!held_back && b.outcome == WriteOutcome::Done) return std::nullopt;
+    const auto shown = write_shown(scenario, run, k, d);
+    if (!shown) return std::nullopt;
+    if (held_back) {
+        return "step " + std::to_string(k) + " was held back at its boundary (it said " + std::string(to_string(b.judgement.outcome)) + ", " +
+               b.judgement.reason + "), but " + *shown + ": the evidence said go ahead (B-3, O-4, W-1)";
+    }
+    return "step " + std::to_string(k) + "'s boundary says step " + std::to_string(d) + "'s write " + std::string(to_string(b.outcome)) + ", but " +
+           *shown + ": the evidence said done (W-1)";
 }
 
 // D-3, both ways, under a rule set that settles (its stated promise, as data): the boundary read

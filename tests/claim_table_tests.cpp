@@ -294,3 +294,21 @@ BOOST_AUTO_TEST_CASE(D3_a_boundary_read_said_not_settled_past_the_bound_is_caugh
     }
     BOOST_TEST(caught >= 3u);
 }
+
+BOOST_AUTO_TEST_CASE(W1_a_boundary_that_saw_the_write_must_say_done) {
+    // Progress on the claim, not only the act: a boundary whose read showed the earlier write
+    // (clean, landed, nobody else writing it) says done; unknown there is caught.
+    std::uint32_t caught = 0;
+    for_each_generated_run(19, 3000, false, [&](const sim::Scenario& scenario, RunResult& run) {
+        if (caught >= 3 || dependent_step_only_after_observed(scenario, run).status == CheckStatus::Violated) return;
+        for (StepReport& step : run.steps) {
+            if (!step.dependency || step.dependency->outcome != WriteOutcome::Done || !step.result.ok) continue;
+            step.dependency->outcome = WriteOutcome::Unknown;
+            const CheckResult r = dependent_step_only_after_observed(scenario, run);
+            if (r.status == CheckStatus::Violated && r.violation->explanation.find("the evidence said done") != std::string::npos) ++caught;
+            step.dependency->outcome = WriteOutcome::Done;
+            break;
+        }
+    });
+    BOOST_TEST(caught >= 3u);
+}
