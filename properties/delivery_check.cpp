@@ -1,4 +1,5 @@
-// input_fits_the_control (SPEC E-4, F-7): the tool chooses each input's delivery by the control —
+// input_fits_the_control (SPEC E-4, F-7, P-1): every input carries the text or keys its step asked
+// for, and the tool chooses each input's delivery by the control —
 // its own window handle, its window's framework, its class — so that the app acts on it; and it
 // takes the foreground only for a window whose app ignores input in the background.
 //
@@ -109,6 +110,17 @@ CheckResult input_fits_the_control(const sim::Scenario& scenario, const RunResul
             if (a.outcome == sim::AttemptOutcome::Failed || a.outcome == sim::AttemptOutcome::Threw) continue;  // faults
             const sim::DeliveredInput* d =
                 a.outcome == sim::AttemptOutcome::Delivered && delivered_of[i] < truth.delivered.size() ? &truth.delivered[delivered_of[i]] : nullptr;
+            // What it carries is what the agent asked for: the step's text, the step's keys (P-1).
+            if (d != nullptr && step.kind == sim::StepKind::Type && d->text != step.text) {
+                return CheckResult::violated(std::string(name), k,
+                                             "the tool delivered the text " + sim::shown_text(d->text) + " to " + subject(a.window, a.element) + " at " +
+                                                 t_at(a.at_ms) + ", but step " + std::to_string(k) + " asked for " + sim::shown_text(step.text) + " (P-1)");
+            }
+            if (d != nullptr && step.kind == sim::StepKind::Hotkey && d->keys != step.keys) {
+                return CheckResult::violated(std::string(name), k,
+                                             "the tool delivered the keys " + sim::shown_text(d->keys) + " to " + subject(a.window, a.element) + " at " +
+                                                 t_at(a.at_ms) + ", but step " + std::to_string(k) + " asked for " + sim::shown_text(step.keys) + " (P-1)");
+            }
             if (d != nullptr && d->accepted) {
                 ++judged;
                 continue;
