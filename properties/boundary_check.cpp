@@ -287,6 +287,48 @@ std::optional<std::string> write_shown(const sim::Scenario& scenario, const RunR
            ", nobody else writing it";
 }
 
+// Progress where the tool gathered no evidence at all: step d typed its text into a control by ref
+// (the request told the tool where it writes), the control is always readable and the desktop
+// neither fails nor staleness-faults reads, its value did not hold the text before d, d's text
+// landed before step k began (past the app's declared bound under a rule set that settles), nothing
+// removed or moved a control meanwhile, and nobody else wrote it — yet step k made no read of it
+// at its boundary. Ground truth only; nullopt when any of that fails.
+std::optional<std::string> typed_write_left_unread(const sim::Scenario& scenario, const RunResult& run, std::uint32_t k,
+                                                   std::uint32_t d) {
+    const sim::Step& dep = scenario.steps[d];
+    if (dep.kind != sim::StepKind::Type || dep.text.empty() || d >= run.requests.size() || !run.requests[d].ref) return std::nullopt;
+    if (scenario.faults.read_failure_permille != 0 || scenario.faults.stale_read_permille != 0) return std::nullopt;
+    const Written w = written_by(scenario, dep);
+    if (!w.element) return std::nullopt;
+    const auto [control, window] = control_anywhere(scenario, *w.element);
+    if (control == nullptr || control->readability != sim::Readability::Readable) return std::nullopt;
+    const auto& truth = run.truth();
+    const auto d_timing = std::find_if(run.timings.begin(), run.timings.end(), [&](const StepTiming& st) { return st.step == d; });
+    const auto k_timing = std::find_if(run.timings.begin(), run.timings.end(), [&](const StepTiming& st) { return st.step == k; });
+    if (d_timing == run.timings.end() || k_timing == run.timings.end() || d_timing->before_holds_step_text) return std::nullopt;
+    for (std::size_t i = k_timing->began_reads; i < k_timing->reads_begin && i < truth.reads.size(); ++i) {
+        if (reads_written(truth.reads[i], w, window)) return std::nullopt;  // it did read: judged by write_shown
+    }
+    std::optional<TimeMs> delivered;
+    for (std::size_t i = d_timing->attempts_begin; i < d_timing->attempts_end && i < truth.attempts.size() && !delivered; ++i) {
+        const auto& a = truth.attempts[i];
+        if (a.step == static_cast<std::int32_t>(d) && a.outcome == sim::AttemptOutcome::Delivered) delivered = a.at_ms;
+    }
+    const TimeMs began = k_timing->began_ms;
+    if (!delivered || !write_landed_by(truth, d, w, began)) return std::nullopt;
+    if (run.rules_settle && began - *delivered < run.sim->latency_bound_ms(dep.window) + run.sim->feed_latency_ms(dep.window)) return std::nullopt;
+    for (const auto& f : truth.events) {
+        if (f.at_ms > began || f.index >= scenario.events.size()) continue;
+        const auto kind = scenario.events[f.index].kind;
+        if (kind == sim::EventKind::ControlRemoved || kind == sim::EventKind::TreeReorders) return std::nullopt;
+    }
+    for (const auto& e : truth.effects) {
+        if (e.at_ms <= began && e.element == *w.element && (e.step != static_cast<std::int32_t>(d) || e.by != "tool")) return std::nullopt;
+    }
+    return "its text " + sim::shown_text(dep.text) + " had landed in " + sim::subject_of(window, *w.element) + " before step " + std::to_string(k) +
+           " began at t=" + std::to_string(began) + ", in an always readable control, with nobody else writing it";
+}
+
 // Progress, both the act and the claim: where the evidence showed the write (write_shown), the
 // dependent step goes ahead, and its boundary says done.
 std::optional<std::string> go_ahead_withheld(const sim::Scenario& scenario, const RunResult& run, std::uint32_t k,
@@ -296,6 +338,13 @@ std::optional<std::string> go_ahead_withheld(const sim::Scenario& scenario, cons
     // judgement says — the judgement is a claim, the escalation an act.
     const bool held_back = !rep.result.ok && rep.result.error && rep.result.error->kind == ErrorKind::Escalate;
     if (!held_back && b.outcome == WriteOutcome::Done) return std::nullopt;
+    if (held_back) {
+        if (auto why = typed_write_left_unread(scenario, run, k, d)) {
+            return "step " + std::to_string(k) + " was held back at its boundary (it said " + std::string(to_string(b.judgement.outcome)) +
+                   ", " + b.judgement.reason + ") without reading what step " + std::to_string(d) + " wrote, but " + *why +
+                   ": one read would have cleared it (B-3, O-4)";
+        }
+    }
     const auto shown = write_shown(scenario, run, k, d);
     if (!shown) return std::nullopt;
     if (held_back) {
