@@ -170,8 +170,22 @@ CheckResult no_resend_after_unknown(const sim::Scenario& scenario, const RunResu
 
 // ---- batch_stops_at_first_failure (B-1) ---------------------------------------------------------
 
+// B-1 the other way: Unknown continues. Every step before `until` (the one that stopped the run,
+// or the end) ran and answered — launches aside, which are no steps of a batch.
+std::optional<Violation> step_left_unrun(const sim::Scenario& scenario, const RunResult& run, std::size_t until) {
+    std::vector<bool> ran(scenario.steps.size(), false);
+    for (std::size_t i = 0; i < run.steps.size(); ++i) {
+        if (!is_retry(run, i) && run.steps[i].index < ran.size()) ran[run.steps[i].index] = true;
+    }
+    for (std::size_t k = 0; k < until && k < scenario.steps.size(); ++k) {
+        if (scenario.steps[k].kind == sim::StepKind::Launch || ran[k]) continue;
+        return Violation{"batch_stops_at_first_failure", static_cast<std::uint32_t>(k),
+                         "step " + std::to_string(k) + " never ran, though no step before it failed (B-1: Unknown continues)"};
+    }
+    return std::nullopt;
+}
+
 CheckResult batch_stops_at_first_failure(const sim::Scenario& scenario, const RunResult& run) {
-    (void)scenario;
     std::optional<std::size_t> first;
     for (std::size_t i = 0; i < run.steps.size(); ++i) {
         if (is_retry(run, i)) continue;
@@ -180,6 +194,8 @@ CheckResult batch_stops_at_first_failure(const sim::Scenario& scenario, const Ru
             break;
         }
     }
+    const std::size_t until = first ? run.steps[*first].index : scenario.steps.size();
+    if (auto v = step_left_unrun(scenario, run, until)) return CheckResult::violated(v->property, v->step, v->explanation);
     if (!first) return CheckResult::holds(static_cast<std::uint32_t>(run.steps.size()));
     const StepReport& failed = run.steps[*first];
     const std::uint32_t f = failed.index;

@@ -312,3 +312,19 @@ BOOST_AUTO_TEST_CASE(W1_a_boundary_that_saw_the_write_must_say_done) {
     });
     BOOST_TEST(caught >= 3u);
 }
+
+BOOST_AUTO_TEST_CASE(B1_a_run_that_stops_before_a_failure_is_caught) {
+    // B-1 the other way (Unknown continues): a run whose last step never ran, though nothing before
+    // it failed, is caught — a tool that stops early, or runs nothing, passes no longer.
+    std::uint32_t caught = 0;
+    for_each_generated_run(23, 2000, false, [&](const sim::Scenario& scenario, RunResult& run) {
+        if (caught >= 3 || run.stopped_at || !run.agent_retried.empty() || run.steps.size() < 2) return;
+        if (batch_stops_at_first_failure(scenario, run).status != CheckStatus::Holds) return;
+        run.steps.pop_back();
+        run.timings.pop_back();
+        const CheckResult r = batch_stops_at_first_failure(scenario, run);
+        BOOST_TEST((r.status == CheckStatus::Violated && r.violation->explanation.find("never ran") != std::string::npos));
+        ++caught;
+    });
+    BOOST_TEST(caught >= 3u);
+}
