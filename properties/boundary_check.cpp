@@ -291,7 +291,7 @@ std::optional<std::string> write_shown(const sim::Scenario& scenario, const RunR
 // (the request told the tool where it writes), the control is always readable and the desktop
 // neither fails nor staleness-faults reads, its value did not hold the text before d, d's text
 // landed before step k began (past the app's declared bound under a rule set that settles), nothing
-// removed or moved a control meanwhile, and nobody else wrote it — yet step k made no read of it
+// removed or moved a control before step k ended, and nobody else wrote it — yet step k made no read of it
 // at its boundary. Ground truth only; nullopt when any of that fails.
 std::optional<std::string> typed_write_left_unread(const sim::Scenario& scenario, const RunResult& run, std::uint32_t k,
                                                    std::uint32_t d) {
@@ -317,8 +317,9 @@ std::optional<std::string> typed_write_left_unread(const sim::Scenario& scenario
     const TimeMs began = k_timing->began_ms;
     if (!delivered || !write_landed_by(truth, d, w, began)) return std::nullopt;
     if (run.rules_settle && began - *delivered < run.sim->latency_bound_ms(dep.window) + run.sim->feed_latency_ms(dep.window)) return std::nullopt;
+    // Up to the end of step k: a control removed while the boundary waited leaves its read nothing to reach.
     for (const auto& f : truth.events) {
-        if (f.at_ms > began || f.index >= scenario.events.size()) continue;
+        if (f.at_ms > k_timing->ended_ms || f.index >= scenario.events.size()) continue;
         const auto kind = scenario.events[f.index].kind;
         if (kind == sim::EventKind::ControlRemoved || kind == sim::EventKind::TreeReorders) return std::nullopt;
     }
