@@ -55,6 +55,15 @@ std::optional<std::size_t> first_attempt(const sim::GroundTruth& truth, std::uin
     return std::nullopt;
 }
 
+// Step d's first delivered attempt within its timing, as an index into truth.attempts.
+std::optional<std::size_t> first_delivery(const sim::GroundTruth& truth, const StepTiming& t, std::uint32_t d) {
+    for (std::size_t i = t.attempts_begin; i < t.attempts_end && i < truth.attempts.size(); ++i) {
+        const auto& a = truth.attempts[i];
+        if (a.step == static_cast<std::int32_t>(d) && a.outcome == sim::AttemptOutcome::Delivered) return i;
+    }
+    return std::nullopt;
+}
+
 // Whether an effect of step d that shows its write had landed by `t`.
 bool write_landed_by(const sim::GroundTruth& truth, std::uint32_t d, const Written& w, TimeMs t) {
     return std::any_of(truth.effects.begin(), truth.effects.end(), [&](const sim::Effect& e) {
@@ -218,17 +227,10 @@ std::optional<std::string> write_shown(const sim::Scenario& scenario, const RunR
     const WindowId written_window = w.element ? window : dep.window;
     if (w.element && control == nullptr) return std::nullopt;
     // d's deliveries (the first one counts for the bound).
-    std::optional<TimeMs> delivered;
-    std::size_t attempt = 0;  // its index among the deliver() calls
-    for (std::size_t i = d_timing->attempts_begin; i < d_timing->attempts_end && i < truth.attempts.size(); ++i) {
-        const auto& a = truth.attempts[i];
-        if (a.step == static_cast<std::int32_t>(d) && a.outcome == sim::AttemptOutcome::Delivered) {
-            delivered = a.at_ms;
-            attempt = i;
-            break;
-        }
-    }
-    if (!delivered) return std::nullopt;
+    const auto first = first_delivery(truth, *d_timing, d);
+    if (!first) return std::nullopt;
+    const std::size_t attempt = *first;  // its index among the deliver() calls
+    const std::optional<TimeMs> delivered = truth.attempts[attempt].at_ms;
     // The reading before: the last read of what d writes in d's own span, before its delivery (a
     // read in the same millisecond after it is not one).
     const sim::Read* before = nullptr;
@@ -309,13 +311,10 @@ std::optional<std::string> typed_write_left_unread(const sim::Scenario& scenario
     for (std::size_t i = k_timing->began_reads; i < k_timing->reads_begin && i < truth.reads.size(); ++i) {
         if (reads_written(truth.reads[i], w, window)) return std::nullopt;  // it did read: judged by write_shown
     }
-    std::optional<TimeMs> delivered;
-    for (std::size_t i = d_timing->attempts_begin; i < d_timing->attempts_end && i < truth.attempts.size() && !delivered; ++i) {
-        const auto& a = truth.attempts[i];
-        if (a.step == static_cast<std::int32_t>(d) && a.outcome == sim::AttemptOutcome::Delivered) delivered = a.at_ms;
-    }
+    const auto first = first_delivery(truth, *d_timing, d);
     const TimeMs began = k_timing->began_ms;
-    if (!delivered || !write_landed_by(truth, d, w, began)) return std::nullopt;
+    if (!first || !write_landed_by(truth, d, w, began)) return std::nullopt;
+    const std::optional<TimeMs> delivered = truth.attempts[*first].at_ms;
     if (run.rules_settle && began - *delivered < run.sim->latency_bound_ms(dep.window) + run.sim->feed_latency_ms(dep.window)) return std::nullopt;
     // Up to the end of step k: a control removed while the boundary waited leaves its read nothing to reach.
     for (const auto& f : truth.events) {
@@ -365,12 +364,9 @@ std::optional<std::string> settled_lie(const sim::Scenario& scenario, const RunR
     const auto& truth = run.truth();
     const auto d_timing = std::find_if(run.timings.begin(), run.timings.end(), [&](const StepTiming& st) { return st.step == d; });
     if (d_timing == run.timings.end()) return std::nullopt;
-    std::optional<TimeMs> delivered;
-    for (std::size_t i = d_timing->attempts_begin; i < d_timing->attempts_end && i < truth.attempts.size() && !delivered; ++i) {
-        const auto& a = truth.attempts[i];
-        if (a.step == static_cast<std::int32_t>(d) && a.outcome == sim::AttemptOutcome::Delivered) delivered = a.at_ms;
-    }
-    if (!delivered) return std::nullopt;
+    const auto first = first_delivery(truth, *d_timing, d);
+    if (!first) return std::nullopt;
+    const std::optional<TimeMs> delivered = truth.attempts[*first].at_ms;
     const WindowId window = scenario.steps[d].window;
     const TimeMs bound = run.sim->latency_bound_ms(window) + run.sim->feed_latency_ms(window);
     const TimeMs t = b.after->at_ms;

@@ -1,4 +1,5 @@
 #include "properties/checks.h"
+#include "properties/claim_checks.h"
 
 #include <algorithm>
 #include <array>
@@ -144,13 +145,7 @@ CheckResult no_resend_after_unknown(const sim::Scenario& scenario, const RunResu
     for (const RunResult::RetryAdvice& a : run.retry_advice) {
         if (a.report >= run.steps.size() || a.report >= run.timings.size()) continue;
         const StepReport& s = run.steps[a.report];
-        const StepTiming& t = run.timings[a.report];
-        bool reached = false;
-        for (std::size_t i = t.attempts_begin; i < t.attempts_end && i < truth.attempts.size(); ++i) {
-            const auto& at = truth.attempts[i];
-            reached = reached || (at.step == static_cast<std::int32_t>(s.index) &&
-                                  (at.outcome == sim::AttemptOutcome::Delivered || at.outcome == sim::AttemptOutcome::Threw));
-        }
+        const bool reached = reached_the_app(run, run.timings[a.report], s.index);
         const bool not_done = s.result.verdict == Verdict::Absent || (s.result.error && !reached);  // Absent answers ok:false (B-1)
         const bool done = s.result.verdict == Verdict::Confirmed;
         const bool w2_allows = not_done || (a.has_key && !done);
@@ -448,6 +443,15 @@ std::optional<Violation> took_front_from_a_busy_user(const sim::Scenario& s, con
 // F-5, counted from the ledger: a borrow is a move by the tool onto a segment target from a window
 // that is none of the segment's targets nor related to one (moving the hold between targets, or
 // taking back a target app's grab, is not a new borrow). `end`: the foreground changes counted.
+bool reached_the_app(const RunResult& run, const StepTiming& t, std::uint32_t step) {
+    const auto& attempts = run.truth().attempts;
+    for (std::size_t i = t.attempts_begin; i < t.attempts_end && i < attempts.size(); ++i) {
+        const auto& a = attempts[i];
+        if (a.step == static_cast<std::int32_t>(step) && (a.outcome == sim::AttemptOutcome::Delivered || a.outcome == sim::AttemptOutcome::Threw)) return true;
+    }
+    return false;
+}
+
 bool related_to_a_target(const RunResult& run, const sim::Scenario& scenario, const Segment& seg, WindowId w) {
     return related_to_any_target(run, scenario, seg, w);
 }

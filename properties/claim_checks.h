@@ -43,6 +43,9 @@ ClaimJudgement batch_report_claims(const sim::Scenario& scenario, const RunResul
 // F-5, from the ledger: the tool's moves of the front onto one of the segment's targets (or a
 // window related to one) from a window related to none of them, among its changes up to `end`.
 std::uint32_t borrows_in(const RunResult& run, const sim::Scenario& scenario, const Segment& seg, std::size_t end);
+// W-1, W-5: some attempt of `step` within timing `t` reached the app — delivered, or threw (a throw
+// may have reached it). None: every attempt failed or was refused, or none was made.
+bool reached_the_app(const RunResult& run, const StepTiming& t, std::uint32_t step);
 // F-3: `w` is one of the segment's targets, of the same process as one, or owned by one.
 bool related_to_a_target(const RunResult& run, const sim::Scenario& scenario, const Segment& seg, WindowId w);
 

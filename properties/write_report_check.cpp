@@ -147,17 +147,10 @@ ClaimJudgement write_report_claims(const sim::Scenario& scenario, const RunResul
     // Unknown on an action that ended on an error with nothing of it reaching the app (every
     // attempt failed or was refused, or none was made; none threw, W-5): the post cannot have been
     // made, and the tool knew it from the desktop's own answers — not_done is demanded (W-1).
-    if (report.result.error && f.delivered.empty()) {
-        bool threw = false;
-        for (std::size_t i = timing.attempts_begin; i < timing.attempts_end && i < truth.attempts.size(); ++i) {
-            const auto& a = truth.attempts[i];
-            threw = threw || (a.step == static_cast<std::int32_t>(f.step) && a.outcome == sim::AttemptOutcome::Threw);
-        }
-        if (!threw) {
-            return {who + " says unknown, but the action ended on " + std::string(to_string(report.result.error->kind)) +
-                        " with nothing of it delivered: the post cannot have been made (W-1: not_done)",
-                    std::nullopt};
-        }
+    if (report.result.error && !reached_the_app(run, timing, f.step)) {
+        return {who + " says unknown, but the action ended on " + std::string(to_string(report.result.error->kind)) +
+                    " with nothing of it delivered: the post cannot have been made (W-1: not_done)",
+                std::nullopt};
     }
     // Unknown: a missing claim when the evidence the tool had decided it. Its evidence ends with its
     // last reading: a reconciling read that reached nothing (the feed was gone: no read in the
