@@ -3,7 +3,7 @@
 # .clusterfuzzlite/Dockerfile, or here through tools/cflite-local.sh. Honours the OSS-Fuzz
 # environment: $CC $CXX $CFLAGS $CXXFLAGS $LIB_FUZZING_ENGINE $OUT $SRC (and $WORK if set).
 #
-# The targets link only model/, sim/, the checks of properties/ and header-only nlohmann/json, so
+# The targets link only model/, sim/, checks/, harness/ and header-only nlohmann/json, so
 # they build with OSS-Fuzz's clang + libc++; the Boost / RapidCheck suites and the CLI are off
 # (DESKCHECK_BUILD_TESTS=OFF DESKCHECK_BUILD_CLI=OFF). Per target, $OUT gets: the binary, <target>_seed_corpus.zip (from
 # corpus/<target>/), <target>.options and, for the JSON target, its dictionary.

@@ -1,4 +1,4 @@
-// deskcheck claims: the claim table (properties/claim_table.h) — every field of every report the
+// deskcheck claims: the claim table (checks/claim_table.h) — every field of every report the
 // tool produces, the fact it states and the check that judges it both ways; with --prove, the
 // tampered reports each check must catch, run on generated cases.
 #include <iostream>
@@ -8,7 +8,8 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/files.h"
-#include "properties/claim_table.h"
+#include "checks/claim_table.h"
+#include "harness/claim_proof.h"
 
 namespace deskcheck::cli {
 namespace {

@@ -1,14 +1,15 @@
 #include "cli/fuzz_support.h"
+#include "harness/deterministic.h"
 
 #include <variant>
 #include <vector>
 
 #include "cli/files.h"
 #include "cli/report.h"
-#include "properties/judge_run.h"
+#include "harness/judge_run.h"
 #include "sim/build.h"
-#include "properties/shrink.h"
-#include "properties/campaign.h"
+#include "harness/shrink.h"
+#include "harness/campaign.h"
 #include "sim/scenario_json.h"
 #include "sim/validate.h"
 

@@ -18,8 +18,8 @@
 #include <string_view>
 #include <vector>
 
-#include "properties/checks.h"
-#include "properties/run.h"
+#include "checks/checks.h"
+#include "harness/run.h"
 #include "sim/scenario.h"
 #include "sim/scenario_json.h"
 

@@ -25,7 +25,7 @@ int signals_received();
 int exit_code_for(int signal);
 std::string signal_name(int signal);  // "SIGINT", "SIGTERM"
 
-// For a command whose loops live below cli/ (properties/ takes a std::function<bool()> and looks at
+// For a command whose loops live below cli/ (harness/ takes a std::function<bool()> and looks at
 // it at each boundary and inside each wait for a child): installs the handlers, returns the
 // predicate "a signal arrived".
 std::function<bool()> stop_on_interrupt();

@@ -1,6 +1,6 @@
 // The engine of `deskcheck mutate-rules` (cli/mutate_rules_cmd.cpp), shared with `deskcheck
-// nightly`: every mutation of every row of the verdict rule sets (properties/rule_mutation.h) and
-// of the observation rules (properties/observation_mutation.h), each judged killed, survived or
+// nightly`: every mutation of every row of the verdict rule sets (harness/rule_mutation.h) and
+// of the observation rules (harness/observation_mutation.h), each judged killed, survived or
 // equivalent, as one report per rule set in one shape.
 #pragma once
 

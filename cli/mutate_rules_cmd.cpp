@@ -1,7 +1,7 @@
 // deskcheck mutate-rules: mutation testing of the rule tables (cli/mutate_rules.h). The verdict
-// sets (properties/rule_mutation.h): every mutation of every row runs the property campaign on the
+// sets (harness/rule_mutation.h): every mutation of every row runs the property campaign on the
 // mutated set, equivalence judged on the diff-rules catalogue (cli/situations.h). The observation
-// rules (properties/observation_mutation.h): every mutation runs the observation checks on generated
+// rules (harness/observation_mutation.h): every mutation runs the observation checks on generated
 // cases, equivalence judged on seed 004's matrix and those cases. One table shape for both.
 #include <algorithm>
 #include <atomic>
@@ -27,8 +27,8 @@
 #include "json/strict_parse.h"
 #include "model/evidence.h"
 #include "model/observation.h"
-#include "properties/observation_mutation.h"
-#include "properties/rule_mutation.h"
+#include "harness/observation_mutation.h"
+#include "harness/rule_mutation.h"
 #include "sim/scenario_json.h"
 
 namespace deskcheck::cli {

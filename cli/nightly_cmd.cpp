@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "cli/args.h"
+#include "harness/deterministic.h"
 #include "cli/files.h"
 #include "cli/interrupt.h"
 #include "cli/mutate_rules.h"
@@ -48,11 +49,11 @@
 #include "cli/fuzz_support.h"
 #include "cli/nightly_support.h"
 #include "cli/report.h"
-#include "properties/judge_run.h"
+#include "harness/judge_run.h"
 #include "sim/build.h"
-#include "properties/shrink.h"
-#include "properties/campaign.h"
-#include "properties/r0_campaign.h"
+#include "harness/shrink.h"
+#include "harness/campaign.h"
+#include "harness/r0_campaign.h"
 #include "sim/validate.h"
 
 namespace deskcheck::cli {
@@ -85,7 +86,7 @@ constexpr std::uint32_t campaign_share_pct = 11;
 // The same campaign under the `published` rules (issue 10): its debts D-1..D-3 are known debts, any
 // other violation a finding. Not run when the night already runs `published` or plants a mutation.
 constexpr std::uint32_t published_share_pct = 4;
-// R0 (failure_leaves_nothing over generated desktops, properties/r0_campaign.h): its own share.
+// R0 (failure_leaves_nothing over generated desktops, harness/r0_campaign.h): its own share.
 constexpr std::uint32_t r0_share_pct = 5;
 constexpr std::uint32_t r0_cases_per_s = 5'000;
 // mutate-rules over every rule table: cases per mutant at a nominal rate (docs/verdict-rules.md, "Changing a verdict rule").

@@ -7,7 +7,7 @@
 #include "cli/args.h"
 #include "cli/files.h"
 #include "model/durability.h"
-#include "properties/r0_power.h"
+#include "harness/r0_power.h"
 
 namespace deskcheck::cli {
 namespace {

@@ -1,6 +1,6 @@
 // deskcheck r0 --power-cut [--without OP.PRIMITIVE] [--json] [--fixtures DIR] [--generated N] [--seed S]:
 // the R0 fixtures with the power cut at every primitive call of every port operation
-// (properties/r0_power.h); --without: the protocol with that one primitive left out (the negative
+// (harness/r0_power.h); --without: the protocol with that one primitive left out (the negative
 // proof: every fsync of it is needed, the run fails without it).
 #pragma once
 

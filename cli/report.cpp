@@ -11,8 +11,9 @@
 #include <sstream>
 
 #include "model/evidence.h"
-#include "properties/checks.h"
-#include "properties/shrink.h"
+#include "checks/checks.h"
+#include "harness/deterministic.h"
+#include "harness/shrink.h"
 #include "sim/scenario_json.h"
 
 namespace deskcheck::cli {

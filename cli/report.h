@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "cli/html_timeline.h"
-#include "properties/campaign.h"
-#include "properties/run.h"
+#include "harness/campaign.h"
+#include "harness/run.h"
 #include "sim/scenario_json.h"
 
 namespace deskcheck::cli {

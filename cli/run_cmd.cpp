@@ -13,10 +13,11 @@
 #include "cli/fuzz_support.h"
 #include "cli/interrupt.h"
 #include "cli/report.h"
-#include "properties/campaign.h"
-#include "properties/checks.h"
-#include "properties/rule_mutation.h"
-#include "properties/shrink.h"
+#include "harness/campaign.h"
+#include "checks/checks.h"
+#include "harness/deterministic.h"
+#include "harness/rule_mutation.h"
+#include "harness/shrink.h"
 #include "sim/scenario_json.h"
 
 namespace deskcheck::cli {

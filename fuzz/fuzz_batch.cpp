@@ -1,12 +1,12 @@
 // fuzz_batch: bytes -> the one scenario builder (sim/build.h) answering its questions from the
 // bytes -> the tool runs the batch with the `current` rules and the W-2 agent -> every check of
-// properties/checks.h. A violated check
+// checks/checks.h. A violated check
 // aborts after printing the property, the explanation and the scenario JSON; `deskcheck convert`
 // turns the crash file into a shrunk counterexample in corpus/regressions/.
 #include <cstddef>
 #include <cstdint>
 
-#include "properties/judge_run.h"
+#include "harness/judge_run.h"
 #include "sim/build.h"
 #include "sim/validate.h"
 

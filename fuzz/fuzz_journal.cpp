@@ -2,7 +2,7 @@
 // `deskcheck r0 --adapter-cmd` use, then the recovery itself over the in-memory world (no POSIX
 // process, no real file). Input: byte 0 selects the world (fuzz/fuzz_journal_worlds.h), the rest
 // is text, one line per '\n'. Invariants (each a finding when broken):
-//  - answers (properties/r0_adapter_answer.h): decoding never throws; an accepted answer is an
+//  - answers (harness/r0_adapter_answer.h): decoding never throws; an accepted answer is an
 //    object, the same value nlohmann/json's lenient parser gives, and its text round-trips; a
 //    refused one says why, and an object the lenient parser takes is refused only for a duplicate
 //    key named with its JSON pointer, or a NUL byte;
@@ -22,8 +22,8 @@
 #include "fuzz/fuzz_journal_worlds.h"
 #include "host/journal_read.h"
 #include "model/undo.h"
-#include "properties/judge_run.h"
-#include "properties/r0_adapter_answer.h"
+#include "harness/judge_run.h"
+#include "harness/r0_adapter_answer.h"
 #include "sim/r0_world.h"
 
 namespace {

@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "fuzz/fuzzed_data_provider.h"
-#include "properties/judge_run.h"
+#include "harness/judge_run.h"
 #include "model/desktop.h"
 #include "model/locator.h"
 #include "model/tool.h"

@@ -1,6 +1,6 @@
 // fuzz_observation: bytes -> (action, contract, snapshot, previous snapshot?), drawn by the one
 // drawer of observation cases (props::draw_observation_case, as the campaign draws them) ->
-// assess_observation_snapshot(), then every check of properties/observation_checks.h (SPEC
+// assess_observation_snapshot(), then every check of harness/observation_checks.h (SPEC
 // O-1..O-3) on the shipped table: the judgement is total and its deciding row's; deterministic; a
 // missing required field gives needs_evidence naming exactly the fields not carried; never observed
 // without the evidence the seed asks for; a previous snapshot of another correlation, target or
@@ -12,9 +12,9 @@
 #include <string_view>
 
 #include "fuzz/fuzzed_data_provider.h"
-#include "properties/judge_run.h"
+#include "harness/judge_run.h"
 #include "model/observation.h"
-#include "properties/observation_checks.h"
+#include "harness/observation_checks.h"
 #include "sim/choices.h"
 
 namespace {

@@ -1,13 +1,13 @@
 // fuzz_r0: bytes -> the choice list of the R0 fixture builder (sim/r0_generate.h: one decision
 // per 32-bit little-endian word) -> a fixture with a failure at a step or an operation -> the undo
-// tool -> failure_leaves_nothing (properties/r0_check.h, SPEC R-1..R-7). Empty input: -1.
+// tool -> failure_leaves_nothing (harness/r0_check.h, SPEC R-1..R-7). Empty input: -1.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "properties/judge_run.h"
-#include "properties/r0_campaign.h"
+#include "harness/judge_run.h"
+#include "harness/r0_campaign.h"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <variant>
 
-#include "properties/judge_run.h"
+#include "harness/judge_run.h"
 #include "sim/scenario_json.h"
 #include "sim/validate.h"
 

@@ -17,7 +17,7 @@
 #include <string_view>
 
 #include "fuzz/fuzzed_data_provider.h"
-#include "properties/judge_run.h"
+#include "harness/judge_run.h"
 #include "model/evidence.h"
 #include "model/verdict.h"
 

@@ -15,7 +15,7 @@
 // Two test hooks, both off by default and deterministic:
 //   CrashPlan  counts *events* (a journal append, a file mutation; a write's bytes count as two:
 //              before it starts, and half-way through) and kills the process with SIGKILL when the
-//              count reaches `at` — the crash-at-every-point harness (properties/r0_real.h).
+//              count reaches `at` — the crash-at-every-point harness (harness/r0_real.h).
 //   FaultShim  makes the n-th mutation fail as a real disk would: ENOSPC after half the bytes
 //              (write), ENOSPC (others); the error arrives through the same errno mapping.
 #pragma once

@@ -1,7 +1,7 @@
 // The durability protocol (R-7 under power loss): for each operation of the files port and of the
 // journal, the ordered primitive calls it issues. This list is the single statement of what a port
 // on a real disk must do; the in-memory disk (sim/memfs.h) executes every operation as exactly
-// these primitives, so the power-cut campaign (properties/r0_power.h) judges this list, and a port
+// these primitives, so the power-cut campaign (harness/r0_power.h) judges this list, and a port
 // that records what it issues can be compared with it (durability_plan, to_string).
 //
 // Why each fsync is there (a change is volatile until the matching fsync; sim/memfs.h):

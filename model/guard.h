@@ -10,7 +10,7 @@
 namespace deskcheck {
 
 // The give-back's extension points. The defaults are the guard as specified; the tool's hooks
-// (model/tool_hooks.h) extend this, and the negative proofs override it (properties/mutations.h).
+// (model/tool_hooks.h) extend this, and the negative proofs override it (harness/mutations.h).
 class GiveBackPolicy {
 public:
     virtual ~GiveBackPolicy() = default;

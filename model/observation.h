@@ -99,7 +99,7 @@ struct ObservationJudgement {
 // O-1: tries the ten rows in order; the first that holds decides. Total: the last row always holds.
 ObservationJudgement assess_observation_snapshot(const ObservationInput& input);
 
-// The same judgement by any table of rows (a rule mutation's, properties/observation_mutation.h):
+// The same judgement by any table of rows (a rule mutation's, harness/observation_mutation.h):
 // the first row that applies decides; `missing_fields` is filled when that row is the order-1 row.
 // A table none of whose rows applies decides nothing: order 0, reason `no_rule_holds` (only a
 // mutated table can do that; the shipped one always ends with "otherwise").

@@ -33,7 +33,7 @@ struct ToolConfig {
     TimeMs reconcile_wait_ms = 2000;  // W-4: how long to wait before the reconciling read
     TimeMs quiesce_ms_max = 10'000;   // D-3: longest wait for an earlier action's effects to land
     // How the tool reads, hit-tests, converts points, reports and gives back (model/tool_hooks.h).
-    // nullptr: the tool as specified. The negative proofs put a wrong one here (properties/mutations.h);
+    // nullptr: the tool as specified. The negative proofs put a wrong one here (harness/mutations.h);
     // it must outlive the Tool.
     const ToolHooks* hooks = nullptr;
 };

@@ -3,7 +3,7 @@
 // reported, whether a failure gives the foreground back at once, whether the batch sends a step
 // again, and (GiveBackPolicy, model/guard.h) how a give-back treats another window and reports
 // itself. Every default here is the tool as SPEC specifies it. The negative proofs override one
-// each with a deliberately wrong implementation, outside the model (properties/mutations.h): the
+// each with a deliberately wrong implementation, outside the model (harness/mutations.h): the
 // model carries no branch for a known-wrong behaviour.
 #pragma once
 

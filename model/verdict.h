@@ -114,7 +114,7 @@ struct Rule {
     std::string_view spec;       // SPEC IDs, e.g. "V-3"
     bool (*holds)(const Situation&);
     // The row tests the opposite of `holds`. Always false in the shipped tables: it exists so that
-    // `deskcheck mutate-rules` (properties/rule_mutation.h) can negate a row's condition as data.
+    // `deskcheck mutate-rules` (harness/rule_mutation.h) can negate a row's condition as data.
     bool negated = false;
 };
 

@@ -1,7 +1,7 @@
 // The names of the tool mutations (STYLE 13): deliberately wrong tools that the negative proofs and
 // `deskcheck run/replay/shrink --mutation NAME` use. Only the names live here — a counterexample
 // header may carry one (sim/scenario_json.h). The wrong behaviours themselves are implemented in
-// properties/mutations.h, through the tool's extension points (model/tool_hooks.h): the model has
+// harness/mutations.h, through the tool's extension points (model/tool_hooks.h): the model has
 // no branch for any of them.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The claim table (properties/claim_table.h): every report field has a row, every claim is judged
+// The claim table (checks/claim_table.h): every report field has a row, every claim is judged
 // both ways or declares its gap — proven by tampering with real reports — and a row that
 // overstates the checks fails the proof.
 #include <boost/test/unit_test.hpp>
@@ -6,9 +6,10 @@
 #include <set>
 #include <string>
 
-#include "properties/checks.h"
-#include "properties/claim_table.h"
-#include "properties/run.h"
+#include "checks/checks.h"
+#include "checks/claim_table.h"
+#include "harness/claim_proof.h"
+#include "harness/run.h"
 #include "sim/build.h"
 
 using namespace deskcheck;
@@ -174,7 +175,7 @@ BOOST_AUTO_TEST_CASE(V9_a_promise_the_step_does_not_make_is_caught_both_ways) {
 }
 
 BOOST_AUTO_TEST_CASE(P1_an_error_the_ledger_does_not_show_is_caught_both_ways) {
-    // The error a step ends on states a fact (properties/error_check.cpp): a kind the ledger does not
+    // The error a step ends on states a fact (checks/error_check.cpp): a kind the ledger does not
     // show (delivery_failed said of a delivery that threw, element_not_found of a ref of another
     // window) and one that hides what the desktop said (exception where the delivery failed) are
     // each caught, on real runs of both rule sets.

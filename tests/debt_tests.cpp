@@ -10,9 +10,9 @@
 
 #include "model/tool.h"
 #include "model/verdict.h"
-#include "properties/checks.h"
-#include "properties/generators_rc.h"
-#include "properties/run.h"
+#include "checks/checks.h"
+#include "harness/generators_rc.h"
+#include "harness/run.h"
 #include "sim/validate.h"
 #include "tests/negative_support.h"
 #include "tests/scenario_builders.h"

@@ -19,9 +19,10 @@
 #include <variant>
 #include <vector>
 
-#include "properties/campaign.h"
-#include "properties/checks.h"
-#include "properties/run.h"
+#include "harness/campaign.h"
+#include "checks/checks.h"
+#include "harness/deterministic.h"
+#include "harness/run.h"
 #include "sim/build.h"
 #include "sim/scenario_json.h"
 #include "sim/trace.h"

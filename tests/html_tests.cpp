@@ -12,7 +12,8 @@
 
 #include "cli/html_timeline.h"
 #include "cli/report.h"
-#include "properties/checks.h"
+#include "checks/checks.h"
+#include "harness/deterministic.h"
 #include "sim/prng.h"
 #include "sim/trace.h"
 #include "tests/page_scenarios.h"

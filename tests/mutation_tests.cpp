@@ -1,5 +1,5 @@
 // Mutation testing of the rule tables (`deskcheck mutate-rules`): for the verdict rules
-// (properties/rule_mutation.h) and the observation rules (properties/observation_mutation.h), the
+// (harness/rule_mutation.h) and the observation rules (harness/observation_mutation.h), the
 // enumeration of a row's mutations, a mutant the checks must kill, an equivalent mutant, an
 // unprotected row reported as surviving, the published baseline (a known debt of the original never
 // kills), the command's exit codes and replays, and the nightly's warning for an unexplained survivor.
@@ -20,10 +20,11 @@
 #include "cli/situations.h"
 #include "model/observation.h"
 #include "model/verdict.h"
-#include "properties/campaign.h"
-#include "properties/observation_checks.h"
-#include "properties/observation_mutation.h"
-#include "properties/rule_mutation.h"
+#include "harness/campaign.h"
+#include "harness/observation_checks.h"
+#include "harness/observation_mutation.h"
+#include "harness/rule_mutation.h"
+#include "harness/deterministic.h"
 
 using namespace deskcheck;
 using namespace deskcheck::props;
@@ -323,7 +324,7 @@ BOOST_AUTO_TEST_CASE(V1_mutate_rules_exit_codes_through_the_binary) {
     BOOST_TEST(run_deskcheck("mutate-rules --cases 0").exit_code == 2);
 }
 
-// ---- the observation rules (seed 004; properties/observation_mutation.h) --------------------------
+// ---- the observation rules (seed 004; harness/observation_mutation.h) --------------------------
 
 namespace {
 

@@ -24,10 +24,11 @@
 
 #include "model/tool.h"
 #include "model/verdict.h"
-#include "properties/checks.h"
-#include "properties/generators_rc.h"
-#include "properties/run.h"
-#include "properties/shrink.h"
+#include "checks/checks.h"
+#include "harness/deterministic.h"
+#include "harness/generators_rc.h"
+#include "harness/run.h"
+#include "harness/shrink.h"
 #include "sim/scenario_json.h"
 #include "sim/sim.h"
 
@@ -156,7 +157,7 @@ inline SearchResult find_violation(std::string check, props::RunOptions options,
     return out;
 }
 
-// ---- sizes for the bounds the proofs state: props::size_of (properties/shrink.h) ---------------
+// ---- sizes for the bounds the proofs state: props::size_of (harness/shrink.h) ---------------
 
 using Size = props::ScenarioSize;
 using props::size_of;
@@ -256,6 +257,7 @@ inline const RuleSet& rules() {
 inline props::RunResult run_without_stopping(const sim::Scenario& scenario, const RuleSet& rules) {
     props::RunResult out;
     out.sim = std::make_unique<sim::Sim>(scenario);
+    out.ledger = &out.sim->truth();
     sim::Sim& desk = *out.sim;
     out.rules = std::string(rules.name);
     out.batch_mode = true;

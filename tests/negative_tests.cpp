@@ -14,10 +14,11 @@
 #include <utility>
 
 #include "model/tool.h"
-#include "properties/checks.h"
-#include "properties/generators_rc.h"
-#include "properties/run.h"
-#include "properties/shrink.h"
+#include "checks/checks.h"
+#include "harness/deterministic.h"
+#include "harness/generators_rc.h"
+#include "harness/run.h"
+#include "harness/shrink.h"
 #include "sim/validate.h"
 #include "tests/negative_support.h"
 #include "tests/scenario_builders.h"
@@ -281,7 +282,7 @@ BOOST_DATA_TEST_CASE(report_and_decisiveness_mutations_are_caught, boost::unit_t
     holds_without_the_bug(proof.check, s, current_with(Mutation::None, true));
 }
 
-// The shrinker's reseeded drops (properties/shrink.h, ShrinkOptions::reseeds). The F-2 case the
+// The shrinker's reseeded drops (harness/shrink.h, ShrinkOptions::reseeds). The F-2 case the
 // search above meets, as the plain passes leave it: w2 in front and a click on it that borrows
 // nothing but uses delivery draws, then a click on w3 that borrows; 30 % delivery errors, every
 // foreground request refused unless the tool has the last input. The bug needs the borrow's F24

@@ -1,6 +1,6 @@
 // The promises, proven over a hostile desktop (label `property`): one RapidCheck property per check
-// of properties/checks.h, all against the `current` rules, over scenarios from
-// properties/generators_rc.h. A check that cannot judge a case discards it (RC_DISCARD): RapidCheck
+// of checks/checks.h, all against the `current` rules, over scenarios from
+// harness/generators_rc.h. A check that cannot judge a case discards it (RC_DISCARD): RapidCheck
 // reports "gave up" rather than "passed" when too many are discarded (STYLE 7; RapidCheck's
 // max_discard_ratio, 10 per success by default — the stricter budget of half the cases is pinned
 // by S1_fixed_seed_smoke_every_check_holds_and_judges_most_cases below, at a fixed seed).
@@ -20,9 +20,10 @@
 
 #include "model/tool.h"
 #include "model/verdict.h"
-#include "properties/checks.h"
-#include "properties/generators_rc.h"
-#include "properties/run.h"
+#include "checks/checks.h"
+#include "harness/deterministic.h"
+#include "harness/generators_rc.h"
+#include "harness/run.h"
 #include "sim/scenario_json.h"
 #include "sim/trace.h"
 #include "sim/validate.h"

@@ -16,8 +16,8 @@
 #include "host/real_files.h"
 #include "model/durability.h"
 #include "model/undo.h"
-#include "properties/r0_links.h"
-#include "properties/r0_real.h"
+#include "harness/r0_links.h"
+#include "harness/r0_real.h"
 #include "tests/r0_real_support.h"
 
 namespace {

@@ -8,9 +8,9 @@
 #include <string>
 #include <sys/wait.h>
 
-#include "properties/r0_bench.h"
-#include "properties/r0_campaign.h"
-#include "properties/r0_policies.h"
+#include "harness/r0_bench.h"
+#include "harness/r0_campaign.h"
+#include "harness/r0_policies.h"
 #include "tests/r0_support.h"
 
 namespace {

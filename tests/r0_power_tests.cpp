@@ -1,5 +1,5 @@
 // R-7 under power loss: the durability protocol as data (model/durability.h), the disk model under
-// the in-memory file system (sim/memfs.h), the power cut at every primitive (properties/r0_power.h)
+// the in-memory file system (sim/memfs.h), the power cut at every primitive (harness/r0_power.h)
 // and its negative proof: the protocol without any one of its fsyncs fails the power-cut run.
 #include <boost/test/unit_test.hpp>
 
@@ -8,8 +8,8 @@
 
 #include "model/durability.h"
 #include "model/undo.h"
-#include "properties/r0_bench.h"
-#include "properties/r0_power.h"
+#include "harness/r0_bench.h"
+#include "harness/r0_power.h"
 #include "sim/memfs.h"
 #include "tests/r0_support.h"
 

@@ -4,7 +4,7 @@
 #include <boost/test/unit_test.hpp>
 #include <rapidcheck/boost_test.h>
 
-#include "properties/r0_campaign.h"
+#include "harness/r0_campaign.h"
 
 RC_BOOST_PROP(R1_failure_leaves_nothing_on_generated_desktops, (const std::vector<std::uint32_t>& choices)) {
     const deskcheck::r0::R0CaseResult r = deskcheck::r0::run_r0_case(choices, nullptr);

@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "properties/r0_real.h"
+#include "harness/r0_real.h"
 #include "tests/r0_support.h"
 
 namespace deskcheck::r0::test {

@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "properties/r0_real.h"
+#include "harness/r0_real.h"
 #include "tests/r0_real_support.h"
 
 namespace {

@@ -1,4 +1,4 @@
-// The undo tool's report, judged field by field (properties/r0_check.h: task_report_claims), and
+// The undo tool's report, judged field by field (harness/r0_check.h: task_report_claims), and
 // the normal path then undo (undo_restores, R-2) in the R0 campaign. Negative proofs: every field
 // of TaskReport and UndoStepReport, told wrong one way and the other (a made-up claim, a left-out
 // one) on the reports of real runs, is caught; wrong undo policies are caught by the campaign's
@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "properties/r0_bench.h"
-#include "properties/r0_campaign.h"
-#include "properties/r0_check.h"
-#include "properties/r0_crash.h"
-#include "properties/r0_policies.h"
+#include "harness/r0_bench.h"
+#include "harness/r0_campaign.h"
+#include "harness/r0_check.h"
+#include "harness/r0_crash.h"
+#include "harness/r0_policies.h"
 #include "sim/prng.h"
 #include "sim/r0_generate.h"
 

@@ -3,9 +3,9 @@
 #include <boost/test/unit_test.hpp>
 
 #include "model/undo.h"
-#include "properties/r0_bench.h"
-#include "properties/r0_campaign.h"
-#include "properties/r0_check.h"
+#include "harness/r0_bench.h"
+#include "harness/r0_campaign.h"
+#include "harness/r0_check.h"
 #include "sim/r0_world.h"
 #include "tests/r0_support.h"
 

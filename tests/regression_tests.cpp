@@ -16,7 +16,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "properties/checks.h"
+#include "checks/checks.h"
+#include "harness/deterministic.h"
 #include "sim/scenario_json.h"
 
 using namespace deskcheck;

@@ -716,7 +716,7 @@ BOOST_AUTO_TEST_CASE(S2_zero_choices_build_the_simplest_desktop) {
 }
 
 // The PRNG's answers, recorded as a choice vector, rebuild the same scenario: a campaign case can be
-// shrunk as a choice vector (properties/choice_shrink.h).
+// shrunk as a choice vector (harness/choice_shrink.h).
 BOOST_AUTO_TEST_CASE(S1_recorded_prng_answers_rebuild_the_same_scenario) {
     for (std::uint64_t seed = 1; seed <= 300; ++seed) {
         Prng rng(seed);

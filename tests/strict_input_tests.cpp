@@ -10,9 +10,9 @@
 
 #include "host/journal_read.h"
 #include "json/strict_parse.h"
-#include "properties/r0_adapter_answer.h"
-#include "properties/r0_bench.h"
-#include "properties/r0_check.h"
+#include "harness/r0_adapter_answer.h"
+#include "harness/r0_bench.h"
+#include "harness/r0_check.h"
 #include "sim/r0_fixture_json.h"
 #include "sim/scenario_json.h"
 #include "tests/r0_support.h"
@@ -72,7 +72,7 @@ BOOST_AUTO_TEST_CASE(R7_journal_step_0_or_above_2_to_the_32_is_an_invalid_line_n
     BOOST_TEST(host::parse_journal_line(zero).error == "step 0 is no step (steps are numbered from 1)");
 }
 
-// The traceability check (properties/r0_check.cpp) reads the journal with its own parser: a
+// The traceability check (harness/r0_check.cpp) reads the journal with its own parser: a
 // duplicate key, or a step number that would wrap onto a real step, fails traceability, named.
 BOOST_AUTO_TEST_CASE(R7_traceability_check_refuses_a_duplicate_key_and_a_wrapping_step) {
     const auto fixtures = r0::test::corpus_fixtures();

@@ -10,8 +10,8 @@
 #include "model/boundary.h"
 #include "model/tool.h"
 #include "model/write.h"
-#include "properties/checks.h"
-#include "properties/run.h"
+#include "checks/checks.h"
+#include "harness/run.h"
 #include "sim/scenario_json.h"
 #include "sim/sim.h"
 #include "sim/trace.h"
@@ -628,7 +628,7 @@ sim::Scenario comment_desk_in_background() {
     return s;
 }
 
-// The reconciling wait as the campaign's agent runs it (properties/run.cpp): the checks judge the
+// The reconciling wait as the campaign's agent runs it (harness/run.cpp): the checks judge the
 // segment of the whole write_once call.
 void expect_whole_call_judged_true(const sim::Scenario& s, const props::RunResult& run) {
     for (const auto& check : {props::foreground_returned(s, run), props::report_matches_ground_truth(s, run)}) {

@@ -66,7 +66,7 @@ def main() -> int:
     for t, fs in sorted(fields.items()):
         for f in fs:
             if (t, f) not in rows:
-                problems.append(f"{t}.{f}: a field of a report type with no row in the claim table (properties/claim_table.cpp)")
+                problems.append(f"{t}.{f}: a field of a report type with no row in the claim table (checks/claim_table.cpp)")
     for t, f in sorted(rows):
         if t in fields and f not in fields[t]:
             problems.append(f"{t}.{f}: a row of the claim table for a field model/ does not have")

@@ -1,0 +1,451 @@
+// dependent_step_only_after_observed (SPEC B-3, O-4, W-4): a step that depends on an earlier one
+// is sent only when the tool observed the earlier step's effect, and that effect had really
+// happened. Decided from the scenario and the ground truth: what the earlier step writes is read
+// off the scenario (a post's feed, a submit's status line, the typed field, the window's unsaved
+// marker), never from the tool's declaration; the tool's boundary report is a claim held against
+// the reads the desktop served.
+#include <algorithm>
+#include <string>
+
+#include "checks/checks.h"
+#include "checks/claim_checks.h"
+#include "checks/promise.h"
+
+namespace deskcheck::props {
+namespace {
+
+constexpr std::string_view name = "dependent_step_only_after_observed";
+
+// The effect kinds that show a step's write landed (from the scenario alone); empty: any effect of it.
+struct Written {
+    std::vector<sim::EffectKind> kinds;
+    std::optional<ElementId> element;  // where it shows (a feed, the field); nullopt: the window's marker
+    std::string text;                  // Type: the text the value must contain
+};
+
+Written written_by(const sim::Scenario& s, const sim::Step& step) {
+    Written w;
+    const sim::Control* c = control_anywhere(s, step.control).control;
+    if (step.kind == sim::StepKind::Click && c != nullptr &&
+        (c->kind == sim::ControlKind::PostButton || c->kind == sim::ControlKind::SubmitButton)) {
+        if (c->feed != 0) {
+            w.kinds = {sim::EffectKind::CommentShown};
+            w.element = c->feed;
+        } else {
+            w.kinds = {c->kind == sim::ControlKind::PostButton ? sim::EffectKind::CommentPosted : sim::EffectKind::FormSubmitted};
+        }
+        return w;
+    }
+    if (step.kind == sim::StepKind::Hotkey && step.keys == "ctrl+s") {
+        w.kinds = {sim::EffectKind::Saved};
+        return w;
+    }
+    if (step.kind == sim::StepKind::Type && step.control) {
+        w.kinds = {sim::EffectKind::ValueChanged};
+        w.element = step.control;
+        w.text = step.text;
+    }
+    return w;
+}
+
+// The first attempt to send step k, as an index into truth.attempts.
+std::optional<std::size_t> first_attempt(const sim::GroundTruth& truth, std::uint32_t k) {
+    for (std::size_t i = 0; i < truth.attempts.size(); ++i) {
+        if (truth.attempts[i].step == static_cast<std::int32_t>(k)) return i;
+    }
+    return std::nullopt;
+}
+
+// Step d's first delivered attempt within its timing, as an index into truth.attempts.
+std::optional<std::size_t> first_delivery(const sim::GroundTruth& truth, const StepTiming& t, std::uint32_t d) {
+    for (std::size_t i = t.attempts_begin; i < t.attempts_end && i < truth.attempts.size(); ++i) {
+        const auto& a = truth.attempts[i];
+        if (a.step == static_cast<std::int32_t>(d) && a.outcome == sim::AttemptOutcome::Delivered) return i;
+    }
+    return std::nullopt;
+}
+
+// Whether an effect of step d that shows its write had landed by `t`.
+bool write_landed_by(const sim::GroundTruth& truth, std::uint32_t d, const Written& w, TimeMs t) {
+    return std::any_of(truth.effects.begin(), truth.effects.end(), [&](const sim::Effect& e) {
+        if (e.step != static_cast<std::int32_t>(d) || e.at_ms > t || e.by != "tool") return false;
+        if (w.kinds.empty()) return true;
+        if (std::find(w.kinds.begin(), w.kinds.end(), e.kind) == w.kinds.end()) return false;
+        if (e.kind == sim::EffectKind::ValueChanged) return e.element == *w.element && e.holds_step_text;  // holds w.text
+        return true;
+    });
+}
+
+// W-2: step d's delivery was a keyed repeat the desktop ignored (RepeatIgnored by `t`): its write
+// is the one the key stands for, so it has happened when the step that first applied the same key
+// on the same control had its write land by `t`.
+bool keyed_original_landed_by(const sim::Scenario& scenario, const sim::GroundTruth& truth, std::uint32_t d,
+                              const Written& w, TimeMs t) {
+    for (const auto& ignored : truth.effects) {
+        if (ignored.kind != sim::EffectKind::RepeatIgnored || ignored.step != static_cast<std::int32_t>(d) || ignored.at_ms > t) continue;
+        for (std::uint32_t o = 0; o < scenario.steps.size(); ++o) {
+            const auto& key = scenario.steps[o].idempotency_key;
+            if (o == d || !key || !ignored.detail.same_as(*key)) continue;
+            const bool applied_here = std::any_of(truth.effects.begin(), truth.effects.end(), [&](const sim::Effect& e) {
+                return e.step == static_cast<std::int32_t>(o) && e.element == ignored.element &&
+                       (e.kind == sim::EffectKind::CommentPosted || e.kind == sim::EffectKind::FormSubmitted);
+            });
+            if (applied_here && write_landed_by(truth, o, w, t)) return true;
+        }
+    }
+    return false;
+}
+
+// Ground-truth diagnosis of an observation that saw someone else's write: an effect like the one
+// step d writes, on the same element, by another step or actor, landed after d was sent and by `t`.
+std::string whose_write_was_seen(const sim::GroundTruth& truth, std::uint32_t d, const Written& w, TimeMs d_began, TimeMs t) {
+    for (const auto& e : truth.effects) {
+        if (e.step == static_cast<std::int32_t>(d) || e.at_ms < d_began || e.at_ms > t) continue;
+        if (!w.kinds.empty() && std::find(w.kinds.begin(), w.kinds.end(), e.kind) == w.kinds.end()) continue;
+        if (w.element && e.element != *w.element) continue;
+        const std::string who = e.step >= 0 ? "step " + std::to_string(e.step) + "'s" : "the " + e.by + "'s";
+        return "; what it saw was " + who + " " + std::string(sim::to_string(e.kind)) + " landing at t=" + std::to_string(e.at_ms) +
+               ", after step " + std::to_string(d) + " began: its reading before that step was taken while an earlier effect was still due (D-3)";
+    }
+    return "";
+}
+
+const StepReport* report_of(const History& run, std::uint32_t k) {
+    for (const auto& s : run.steps) {
+        if (s.index == k) return &s;  // the first report of the step (a retry comes later)
+    }
+    return nullptr;
+}
+
+// P-1, both ways: a boundary reading (before or after) is what the desktop served at that moment on
+// a read of the written field; "unreadable" is a claim too — only when no read at that moment
+// returned a value, or one returned nothing.
+std::optional<std::string> reading_not_served(const sim::GroundTruth& truth, const BoundaryObservation& b,
+                                              const std::optional<WriteReading>& reading, std::string_view which,
+                                              std::optional<ElementId> element) {
+    if (!reading) return std::nullopt;
+    const WriteReading& r = *reading;
+    const bool dirty = b.writes && b.writes->shape == WriteShape::ClearsDirty;
+    const std::optional<std::string> claimed = dirty ? (r.dirty ? std::optional<std::string>(*r.dirty ? "true" : "false") : std::nullopt)
+                                                     : r.value;
+    const std::string_view field = dirty ? "dirty" : "value";
+    bool any_read = false;
+    const bool served = std::any_of(truth.reads.begin(), truth.reads.end(), [&](const sim::Read& read) {
+        const bool here = read.at_ms == r.at_ms && read.field == field && (dirty || !element || read.element == *element);
+        any_read = any_read || here;
+        return here && sim::same(read.returned, claimed);
+    });
+    if (served || (!claimed && !any_read)) return std::nullopt;
+    return "reports a boundary reading " + std::string(which) + " " + (claimed ? sim::shown_text(*claimed) : "(unreadable)") + " at t=" +
+           std::to_string(r.at_ms) + " that no read served (P-1)";
+}
+
+// Why the ledger cannot blame the tool for taking step d's write as done by `t` when it had not
+// happened: a fault the tool does not promise to survive (STYLE 5). nullopt: the tool's fault.
+std::optional<std::string> not_the_tools_fault(const sim::Scenario& scenario, const History& run, std::uint32_t d,
+                                               const Written& w, TimeMs t) {
+    const auto& truth = run.truth();
+    // W-5, S-7: a stale read of what step d writes (its reading before, or the boundary's)
+    // is a fault the tool cannot see: the excuse the ground truth shows, counted, not passed.
+    const auto stale = std::find_if(truth.reads.begin(), truth.reads.end(), [&](const sim::Read& rd) {
+        return rd.fault == "stale" && rd.at_ms <= t && (!w.element || rd.element == *w.element);
+    });
+    if (stale != truth.reads.end()) {
+        return std::string("a stale read (S-7) of what the dependency writes fed the boundary");
+    }
+    // W-5: another actor wrote the same effect meanwhile; counting occurrences cannot tell
+    // whose it is (docs/properties.md: a known limit).
+    const auto other = std::find_if(truth.effects.begin(), truth.effects.end(), [&](const sim::Effect& e) {
+        return e.by != "tool" && e.at_ms <= t && (!w.element || e.element == *w.element) &&
+               (w.kinds.empty() || std::find(w.kinds.begin(), w.kinds.end(), e.kind) != w.kinds.end());
+    });
+    if (other != truth.effects.end()) {
+        return std::string("another actor wrote what the dependency writes meanwhile (W-5)");
+    }
+    // S-7: an earlier step's effect that landed beyond its app's declared latency bound,
+    // after the tool had waited for it (a rule set that settles: its stated promise, as data), can
+    // make the reading before look like no write yet.
+    const auto overrun = std::find_if(truth.effects.begin(), truth.effects.end(), [&](const sim::Effect& e) {
+        return e.overrun && e.at_ms <= t && e.step != static_cast<std::int32_t>(d) && (!w.element || e.element == *w.element);
+    });
+    if (overrun != truth.effects.end() && run.rules_settle) {
+        return std::string("an earlier effect on what the dependency writes landed beyond its app's declared latency bound (S-7)");
+    }
+    // S-7: step d's own effect overran its app's declared bound (it would have landed before
+    // the boundary read otherwise) and another of the batch's steps, which declared no such
+    // write, appended the same text in the meantime: the reading showed "one more", true of
+    // the feed though not of step d. Both must be in the ground truth.
+    const auto own_overrun = std::any_of(truth.effects.begin(), truth.effects.end(), [&](const sim::Effect& e) {
+        return e.overrun && e.step == static_cast<std::int32_t>(d) && e.at_ms > t && (!w.element || e.element == *w.element) &&
+               (w.kinds.empty() || std::find(w.kinds.begin(), w.kinds.end(), e.kind) != w.kinds.end());
+    });
+    const auto stand_in = std::any_of(truth.effects.begin(), truth.effects.end(), [&](const sim::Effect& e) {
+        return e.by == "tool" && e.step != static_cast<std::int32_t>(d) && e.at_ms <= t && (!w.element || e.element == *w.element) &&
+               (w.kinds.empty() || std::find(w.kinds.begin(), w.kinds.end(), e.kind) != w.kinds.end());
+    });
+    if (own_overrun && stand_in && run.rules_settle) {
+        return std::string(
+            "the dependency's own effect overran its app's declared latency bound (S-7) and another step's identical write stood in for it");
+    }
+    (void)scenario;
+    return std::nullopt;
+}
+
+// ---- progress: the go-ahead the evidence allowed (B-3, O-4, W-1) --------------------------------
+
+std::size_t occurrences_in(const std::string& text, const std::string& of) {
+    if (of.empty()) return 0;
+    std::size_t n = 0;
+    for (std::size_t at = text.find(of); at != std::string::npos; at = text.find(of, at + of.size())) ++n;
+    return n;
+}
+
+bool clean(const sim::Read& r) { return r.returned.has_value() && r.fault.empty(); }
+
+// Whether `r` is a read of what step d writes: the written element's value, or the window's marker.
+bool reads_written(const sim::Read& r, const Written& w, WindowId window) {
+    if (!w.element) return r.field == "dirty" && r.window == window;
+    return r.field == "value" && r.element == *w.element;
+}
+
+// When the evidence the tool had at its boundary read decided step d's write done, a step that
+// depends on it must go ahead: a tool that escalates every dependent step passes every other check.
+// Decided from the ledger alone (the tool's readings are found among the reads the desktop served,
+// never taken from its report): a clean reading of what d writes before d was delivered, that did
+// not show the write yet; the boundary read, clean, showing it; d's own effect landed in between;
+// nobody else wrote it meanwhile and no other delivery of the tool to that app could have (W-1:
+// whose effect a reading shows); under a rule set that settles (its stated promise, as data), the
+// read taken once the app's declared latency bound had passed since the delivery (D-3).
+std::optional<std::string> write_shown(const sim::Scenario& scenario, const History& run, std::uint32_t k, std::uint32_t d) {
+    const auto& truth = run.truth();
+    const sim::Step& dep = scenario.steps[d];
+    const Written w = written_by(scenario, dep);
+    if (w.kinds.empty()) return std::nullopt;
+    const auto d_timing = std::find_if(run.timings.begin(), run.timings.end(), [&](const StepTiming& st) { return st.step == d; });
+    const auto k_timing = std::find_if(run.timings.begin(), run.timings.end(), [&](const StepTiming& st) { return st.step == k; });
+    if (d_timing == run.timings.end() || k_timing == run.timings.end()) return std::nullopt;
+    const auto [control, window] = control_anywhere(scenario, w.element ? *w.element : 0);
+    const WindowId written_window = w.element ? window : dep.window;
+    if (w.element && control == nullptr) return std::nullopt;
+    // d's deliveries (the first one counts for the bound).
+    const auto first = first_delivery(truth, *d_timing, d);
+    if (!first) return std::nullopt;
+    const std::size_t attempt = *first;  // its index among the deliver() calls
+    const std::optional<TimeMs> delivered = truth.attempts[attempt].at_ms;
+    // The reading before: the last read of what d writes in d's own span, before its delivery (a
+    // read in the same millisecond after it is not one).
+    const sim::Read* before = nullptr;
+    for (std::size_t i = d_timing->reads_begin; i < d_timing->reads_end && i < truth.reads.size(); ++i) {
+        const auto& r = truth.reads[i];
+        if (r.attempts_before <= attempt && reads_written(r, w, written_window)) before = &r;
+    }
+    // The boundary read: a read of what d writes once step k began and before the step's own reads
+    // (the recorder starts those right after the boundary's one read). None: the read reached
+    // nothing (the element was gone), and the tool had no evidence to go on.
+    const sim::Read* after = nullptr;
+    for (std::size_t i = k_timing->began_reads; i < k_timing->reads_begin && i < truth.reads.size(); ++i) {
+        if (reads_written(truth.reads[i], w, written_window)) after = &truth.reads[i];
+    }
+    if (before == nullptr || after == nullptr || !clean(*before) || !clean(*after)) return std::nullopt;
+    const std::string* was = before->returned->whole();
+    const std::string* now = after->returned->whole();
+    if (was == nullptr || now == nullptr) return std::nullopt;  // long values keep only digests (S-8)
+    // The readings show the write: one more comment, the typed text arriving, the marker cleared.
+    bool shows = false;
+    if (!w.element) shows = *was == "true" && *now == "false";
+    else if (dep.kind == sim::StepKind::Type) shows = was->find(w.text) == std::string::npos && now->find(w.text) != std::string::npos;
+    else {
+        const sim::Control* button = control_anywhere(scenario, dep.control).control;  // what the post or submit shows
+        if (button == nullptr) return std::nullopt;
+        shows = occurrences_in(*now, button->comment) > occurrences_in(*was, button->comment);
+    }
+    const TimeMs t = after->at_ms;
+    if (!shows || !write_landed_by(truth, d, w, t)) return std::nullopt;
+    // Nobody else wrote it meanwhile (W-5), and no other delivery of the tool to that app could have (W-1).
+    const auto app_of = [&](WindowId id) -> std::optional<ProcessId> {
+        for (const auto& x : scenario.windows) if (x.id == id) return x.pid;
+        return std::nullopt;
+    };
+    const auto written_app = app_of(written_window);
+    if (!written_app) return std::nullopt;
+    const ProcessId pid = *written_app;
+    for (const auto& e : truth.effects) {
+        if (e.at_ms < before->at_ms || e.at_ms > t || e.step == static_cast<std::int32_t>(d)) continue;
+        if (w.element ? e.element == *w.element : e.window == written_window) return std::nullopt;
+    }
+    for (const auto& in : truth.delivered) {
+        if (in.at_ms < *delivered || in.at_ms > t || in.step == static_cast<std::int32_t>(d)) continue;
+        // Given to, or landing in, a window of the app that shows the write (or one not known).
+        for (const WindowId to_window : {in.window, in.hit_window}) {
+            const auto to = app_of(to_window);
+            if (to_window != no_window && (!to || *to == pid)) return std::nullopt;
+        }
+    }
+    if (run.rules_settle) {
+        const TimeMs bound = declared_bound_ms(scenario, dep.window);
+        if (t - *delivered < bound) return std::nullopt;
+    }
+    return "the read at t=" + std::to_string(t) + " showed step " + std::to_string(d) + "'s write (" + sim::shown_text(*was) +
+           " before, " + sim::shown_text(*now) + " now), landed, read clean" + (run.rules_settle ? " past the app's declared bound" : "") +
+           ", nobody else writing it";
+}
+
+// Progress where the tool gathered no evidence at all: step d typed its text into a control by ref
+// (the request told the tool where it writes), the control is always readable and the desktop
+// neither fails nor staleness-faults reads, its value did not hold the text before d, d's text
+// landed before step k began (past the app's declared bound under a rule set that settles), nothing
+// removed or moved a control before step k ended, and nobody else wrote it — yet step k made no read of it
+// at its boundary. Ground truth only; nullopt when any of that fails.
+std::optional<std::string> typed_write_left_unread(const sim::Scenario& scenario, const History& run, std::uint32_t k,
+                                                   std::uint32_t d) {
+    const sim::Step& dep = scenario.steps[d];
+    if (dep.kind != sim::StepKind::Type || dep.text.empty() || d >= run.requests.size() || !run.requests[d].ref) return std::nullopt;
+    if (scenario.faults.read_failure_permille != 0 || scenario.faults.stale_read_permille != 0) return std::nullopt;
+    const Written w = written_by(scenario, dep);
+    if (!w.element) return std::nullopt;
+    const auto [control, window] = control_anywhere(scenario, *w.element);
+    if (control == nullptr || control->readability != sim::Readability::Readable) return std::nullopt;
+    const auto& truth = run.truth();
+    const auto d_timing = std::find_if(run.timings.begin(), run.timings.end(), [&](const StepTiming& st) { return st.step == d; });
+    const auto k_timing = std::find_if(run.timings.begin(), run.timings.end(), [&](const StepTiming& st) { return st.step == k; });
+    if (d_timing == run.timings.end() || k_timing == run.timings.end() || d_timing->before_holds_step_text) return std::nullopt;
+    for (std::size_t i = k_timing->began_reads; i < k_timing->reads_begin && i < truth.reads.size(); ++i) {
+        if (reads_written(truth.reads[i], w, window)) return std::nullopt;  // it did read: judged by write_shown
+    }
+    const auto first = first_delivery(truth, *d_timing, d);
+    const TimeMs began = k_timing->began_ms;
+    if (!first || !write_landed_by(truth, d, w, began)) return std::nullopt;
+    const std::optional<TimeMs> delivered = truth.attempts[*first].at_ms;
+    if (run.rules_settle && began - *delivered < declared_bound_ms(scenario, dep.window)) return std::nullopt;
+    // Up to the end of step k: a control removed while the boundary waited leaves its read nothing to reach.
+    for (const auto& f : truth.events) {
+        if (f.at_ms > k_timing->ended_ms || f.index >= scenario.events.size()) continue;
+        const auto kind = scenario.events[f.index].kind;
+        if (kind == sim::EventKind::ControlRemoved || kind == sim::EventKind::TreeReorders) return std::nullopt;
+    }
+    for (const auto& e : truth.effects) {
+        if (e.at_ms <= began && e.element == *w.element && (e.step != static_cast<std::int32_t>(d) || e.by != "tool")) return std::nullopt;
+    }
+    return "its text " + sim::shown_text(dep.text) + " had landed in " + sim::subject_of(window, *w.element) + " before step " + std::to_string(k) +
+           " began at t=" + std::to_string(began) + ", in an always readable control, with nobody else writing it";
+}
+
+// Progress, both the act and the claim: where the evidence showed the write (write_shown), the
+// dependent step goes ahead, and its boundary says done.
+std::optional<std::string> go_ahead_withheld(const sim::Scenario& scenario, const History& run, std::uint32_t k,
+                                             std::uint32_t d, const StepReport& rep) {
+    const BoundaryObservation& b = *rep.dependency;
+    // Held back at the boundary: the step stopped there (the report's error), whatever its
+    // judgement says — the judgement is a claim, the escalation an act.
+    const bool held_back = !rep.result.ok && rep.result.error && rep.result.error->kind == ErrorKind::Escalate;
+    if (!held_back && b.outcome == WriteOutcome::Done) return std::nullopt;
+    if (held_back) {
+        if (auto why = typed_write_left_unread(scenario, run, k, d)) {
+            return "step " + std::to_string(k) + " was held back at its boundary (it said " + std::string(name_of(b.judgement.outcome)) +
+                   ", " + b.judgement.reason + ") without reading what step " + std::to_string(d) + " wrote, but " + *why +
+                   ": one read would have cleared it (B-3, O-4)";
+        }
+    }
+    const auto shown = write_shown(scenario, run, k, d);
+    if (!shown) return std::nullopt;
+    if (held_back) {
+        return "step " + std::to_string(k) + " was held back at its boundary (it said " + std::string(name_of(b.judgement.outcome)) + ", " +
+               b.judgement.reason + "), but " + *shown + ": the evidence said go ahead (B-3, O-4, W-1)";
+    }
+    return "step " + std::to_string(k) + "'s boundary says step " + std::to_string(d) + "'s write " + std::string(name_of(b.outcome)) + ", but " +
+           *shown + ": the evidence said done (W-1)";
+}
+
+// D-3, both ways, under a rule set that settles (its stated promise, as data): the boundary read
+// is settled when it came at or after the app's declared bound past step d — not before the bound
+// past d's delivery, and surely once the bound had passed since d ended (the ledger's times).
+std::optional<std::string> settled_lie(const sim::Scenario& scenario, const History& run, std::uint32_t k, std::uint32_t d,
+                                       const BoundaryObservation& b) {
+    if (!run.rules_settle || !b.after) return std::nullopt;
+    const auto& truth = run.truth();
+    const auto d_timing = std::find_if(run.timings.begin(), run.timings.end(), [&](const StepTiming& st) { return st.step == d; });
+    if (d_timing == run.timings.end()) return std::nullopt;
+    const auto first = first_delivery(truth, *d_timing, d);
+    if (!first) return std::nullopt;
+    const std::optional<TimeMs> delivered = truth.attempts[*first].at_ms;
+    const WindowId window = scenario.steps[d].window;
+    const TimeMs bound = declared_bound_ms(scenario, window);
+    const TimeMs t = b.after->at_ms;
+    const std::string who = "step " + std::to_string(k) + "'s boundary read of step " + std::to_string(d) + " at t=" + std::to_string(t);
+    if (b.settled && t < *delivered + bound) {
+        return who + " is reported settled, but it came " + std::to_string(t - *delivered) + " ms after that step's delivery, before the app's declared bound of " +
+               std::to_string(bound) + " ms (D-3)";
+    }
+    if (!b.settled && t >= d_timing->ended_ms + bound) {
+        return who + " is reported not settled, but the app's declared bound of " + std::to_string(bound) + " ms had passed since that step ended at t=" +
+               std::to_string(d_timing->ended_ms) + " (D-3)";
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+CheckResult dependent_step_only_after_observed(const sim::Scenario& scenario, const History& run) {
+    const auto& truth = run.truth();
+    std::uint32_t judged = 0;
+    for (std::uint32_t k = 0; k < scenario.steps.size(); ++k) {
+        const sim::Step& step = scenario.steps[k];
+        if (!step.depends_on || *step.depends_on >= k) continue;
+        const std::uint32_t d = *step.depends_on;
+        const StepReport* rep = report_of(run, k);
+        if (rep != nullptr && rep->dependency) {
+            for (const auto& [reading, which] : {std::pair{&rep->dependency->after, "after"}, {&rep->dependency->before, "before"}}) {
+                if (auto bad = reading_not_served(truth, *rep->dependency, *reading, which, written_by(scenario, scenario.steps[d]).element)) {
+                    return CheckResult::violated(std::string(name), k, "step " + std::to_string(k) + " " + *bad);
+                }
+            }
+            // W-1: "done" is said of a write that had landed by the boundary read.
+            const BoundaryObservation& b = *rep->dependency;
+            if (auto lie = settled_lie(scenario, run, k, d, b)) return CheckResult::violated(std::string(name), k, *lie);
+            if (b.outcome == WriteOutcome::Done && b.after) {
+                const Written w = written_by(scenario, scenario.steps[d]);
+                const TimeMs at = b.after->at_ms;
+                if (!write_landed_by(truth, d, w, at) && !keyed_original_landed_by(scenario, truth, d, w, at)) {
+                    if (auto why = not_the_tools_fault(scenario, run, d, w, at)) return CheckResult::cannot_judge(*why);
+                    const auto began = std::find_if(run.timings.begin(), run.timings.end(), [&](const StepTiming& st) { return st.step == d; });
+                    const std::string seen = began != run.timings.end() ? whose_write_was_seen(truth, d, w, began->began_ms, at) : "";
+                    return CheckResult::violated(std::string(name), k,
+                                                 "step " + std::to_string(k) + "'s boundary reports step " + std::to_string(d) +
+                                                     "'s write done at t=" + std::to_string(at) + ", but it had not happened by then (W-1, O-4)" + seen);
+                }
+            }
+        }
+        if (rep != nullptr && rep->dependency) {
+            if (auto withheld = go_ahead_withheld(scenario, run, k, d, *rep)) return CheckResult::violated(std::string(name), k, *withheld);
+        }
+        ++judged;
+        const auto a = first_attempt(truth, k);
+        if (!a) continue;  // not sent: nothing to prove
+        const TimeMs t = truth.attempts[*a].at_ms;
+        const std::string which = "step " + std::to_string(k) + " (depends on step " + std::to_string(d) + ")";
+        if (rep == nullptr || !rep->dependency) {
+            return CheckResult::violated(std::string(name), k,
+                                         which + " was sent at t=" + std::to_string(t) + " with no observation of step " +
+                                             std::to_string(d) + " (B-3)");
+        }
+        const ObservationOutcome o = rep->dependency->judgement.outcome;
+        if (o != ObservationOutcome::Observed) {
+            return CheckResult::violated(std::string(name), k,
+                                         which + " was sent at t=" + std::to_string(t) + " although its observation said " +
+                                             std::string(name_of(o)) + " (" + rep->dependency->judgement.reason + ", O-4)");
+        }
+        const Written w = written_by(scenario, scenario.steps[d]);
+        if (!write_landed_by(truth, d, w, t) && !keyed_original_landed_by(scenario, truth, d, w, t)) {
+            if (auto why = not_the_tools_fault(scenario, run, d, w, t)) return CheckResult::cannot_judge(*why);
+            // From when step d began (the harness's clock, not the tool's report): its reading before.
+            const auto began = std::find_if(run.timings.begin(), run.timings.end(), [&](const StepTiming& st) { return st.step == d; });
+            const std::string seen = began != run.timings.end() ? whose_write_was_seen(truth, d, w, began->began_ms, t) : "";
+            return CheckResult::violated(std::string(name), k,
+                                         which + " was sent at t=" + std::to_string(t) + " on an observation of step " +
+                                             std::to_string(d) + "'s effect, but that effect had not happened by then (O-4)" + seen);
+        }
+    }
+    return CheckResult::holds(judged);
+}
+
+}  // namespace deskcheck::props

@@ -1,0 +1,216 @@
+// ---- verdict_decisive (V-1, V-3, V-5, V-7, D-3) -------------------------------------------------
+//
+// verdict_sound catches a verdict that says too much; this one catches a verdict that says too
+// little. Unknown is always sound and, said too often, useless: an agent that hears Unknown after
+// every write it could have judged has to re-read everything itself. So when the deciding reads of
+// an observable promise were readable, fresh (no stale fault) and settled (the last one at or after
+// the app's declared latency bound past the delivery), and nothing but this step touched the
+// element, the evidence tells — the verdict must be Confirmed or Absent.
+//
+// Decided from the scenario (what the step promises, checks/promise.h) and the ledger (reads,
+// deliveries, effects, the app's declared bound) alone; nothing in model/ is called. The situations
+// where Unknown stays right although the reads were good are the rule set's documented exceptions,
+// each named below and in docs/properties.md:
+//   - V-4: a hotkey other than Ctrl+A promises nothing it can be judged Absent on;
+//   - V-8: the agent had no ref to the element (an opaque tree): nothing the tool may read;
+//   - V-6: typing with Tab, Enter or another control key may have moved the focus or submitted;
+//   - V-1: typing whose text the element already held before cannot show the text arriving;
+//   - W-5: someone else (the user, an app event, another step's late effect) changed the element
+//     between the step's start and its last deciding read;
+//   - D-3: an effect of this step landed after its last read (beyond the declared bound: S-7).
+#include <algorithm>
+#include <string>
+
+#include "checks/checks.h"
+#include "checks/claim_checks.h"
+#include "checks/promise.h"
+
+namespace deskcheck::props {
+namespace {
+
+constexpr std::string_view property = "verdict_decisive";
+
+struct Step {
+    const sim::Scenario& scenario;
+    const History& run;
+    const StepReport& report;
+    const StepTiming& timing;
+    const sim::Step& step() const { return scenario.steps[report.index]; }
+    std::int32_t index() const { return static_cast<std::int32_t>(report.index); }
+};
+
+// This report's delivered attempts, as indices into truth.attempts.
+std::vector<std::size_t> delivered_attempts(const Step& s) {
+    std::vector<std::size_t> out;
+    const auto& attempts = s.run.truth().attempts;
+    for (std::size_t i = s.timing.attempts_begin; i < s.timing.attempts_end && i < attempts.size(); ++i) {
+        if (attempts[i].step == s.index() && attempts[i].outcome == sim::AttemptOutcome::Delivered) out.push_back(i);
+    }
+    return out;
+}
+
+bool own_effect(const Step& s, const sim::Effect& e, const std::vector<std::size_t>& delivered) {
+    if (e.step != s.index() || e.by != "tool" || !e.delivered_at_ms) return false;
+    const auto& attempts = s.run.truth().attempts;
+    return std::any_of(delivered.begin(), delivered.end(), [&](std::size_t i) { return attempts[i].at_ms == *e.delivered_at_ms; });
+}
+
+// Why the evidence could not tell (Unknown is right), or nullopt when it could.
+std::optional<std::string> why_indecisive(const Step& s, sim::EffectKind promised) {
+    const auto& st = s.step();
+    const ElementId element = *st.control;
+    if (s.report.index >= s.run.requests.size() || !s.run.requests[s.report.index].ref) {
+        return "V-8: the agent had no ref to the element (an opaque tree)";
+    }
+    if (st.kind == sim::StepKind::Type) {
+        if (has_control_keys(st.text)) return "V-6: the text has a navigation or submit key";
+        if (!s.timing.before.value || s.timing.before_holds_step_text) return "V-1: the text was there before";
+    }
+    const auto delivered = delivered_attempts(s);
+    if (delivered.empty()) return "nothing was delivered";
+    const auto& truth = s.run.truth();
+    const sim::Attempt& last = truth.attempts[delivered.back()];
+    // The bound the app declares (its latency plus its feed delay: sim::Desktop::declared_latency_ms).
+    const TimeMs settled_at = last.at_ms + declared_bound_ms(s.scenario, st.window);
+    TimeMs last_read = s.timing.began_ms;
+    for (const std::string_view field : deciding_fields(promised)) {
+        // The deciding reads: the last one before the delivery and the last one after it (a failed
+        // poll in between decides nothing).
+        const sim::Read* before = nullptr;
+        const sim::Read* after = nullptr;
+        for (std::size_t i = s.timing.reads_begin; i < s.timing.reads_end && i < truth.reads.size(); ++i) {
+            const auto& r = truth.reads[i];
+            if (r.window != st.window || r.element != element || r.field != field) continue;
+            if (r.attempts_before <= delivered.front()) before = &r;
+            if (r.attempts_before > delivered.back()) after = &r;
+        }
+        // Ctrl+A is judged on the state after alone (V-3); the others compare.
+        const bool needs_before = promised != sim::EffectKind::SelectionChanged;
+        if (needs_before && before == nullptr) return "no read of " + std::string(field) + " before";
+        if (after == nullptr) return "no read of " + std::string(field) + " after";
+        for (const sim::Read* r : {needs_before ? before : after, after}) {
+            if (!r->returned || !r->fault.empty()) return "a deciding read of " + std::string(field) + " was " + (r->fault.empty() ? "unreadable" : r->fault);
+        }
+        if (after->at_ms < settled_at) return "D-3: the last read came before the app's latency bound";
+        last_read = std::max(last_read, after->at_ms);
+    }
+    for (const auto& e : truth.effects) {
+        if (e.window != st.window || e.element != element) continue;
+        const bool own = own_effect(s, e, delivered);
+        if (!own && e.at_ms >= s.timing.began_ms && e.at_ms <= last_read) return "W-5: someone else changed the element";
+        if (own && e.at_ms > last_read) return "D-3: this step's effect landed after its last read";
+    }
+    return std::nullopt;
+}
+
+bool landed_by(const Step& s, sim::EffectKind promised, TimeMs t) {
+    const auto delivered = delivered_attempts(s);
+    for (const auto& e : s.run.truth().effects) {
+        if (e.kind == promised && e.window == s.step().window && e.element == *s.step().control && e.at_ms <= t &&
+            own_effect(s, e, delivered)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// ---- hotkeys (V-4, V-9): Confirmed when the reading the rule set promises changed by the step ----
+
+struct PromisedReading {
+    std::string_view field;      // the read's field
+    sim::EffectKind effect;      // the step's own effect that changes it
+    bool window_level = false;   // the window's marker, not the element's
+};
+
+std::vector<PromisedReading> readings_of(Promise p) {
+    using sim::EffectKind;
+    switch (p) {
+        case Promise::DirtyCleared: return {{"dirty", EffectKind::Saved, true}};
+        case Promise::ValueChanged: return {{"value", EffectKind::ValueChanged}};
+        case Promise::SelectionChanged: return {{"selection", EffectKind::SelectionChanged}};
+        case Promise::ValueOrSelectionChanged: return {{"value", EffectKind::ValueChanged}, {"selection", EffectKind::SelectionChanged}};
+        default: return {};
+    }
+}
+
+// A hotkey left Unknown although a reading its rule set promises (expected_promise: the SPEC and
+// the rule set's stated hotkey promise, as data) was read clean before the delivery and clean, settled, after it, and changed by the
+// step's own effect with nobody else touching it: the evidence said Confirmed (V-4). Absent is
+// never demanded of a hotkey: "nothing changed" is Unknown (V-4).
+std::optional<std::string> hotkey_withheld(const Step& s) {
+    const auto& st = s.step();
+    if (st.kind != sim::StepKind::Hotkey || !st.control) return std::nullopt;
+    const sim::Control* control = control_in(s.scenario, st.window, *st.control);
+    if (control == nullptr || control->kind != sim::ControlKind::Edit) return std::nullopt;
+    if (promised_effect(s.scenario, st) == sim::EffectKind::SelectionChanged) return std::nullopt;  // Ctrl+A: V-3, judged below
+    if (s.report.index >= s.run.requests.size() || !s.run.requests[s.report.index].ref) return std::nullopt;  // V-8
+    const auto delivered = delivered_attempts(s);
+    if (delivered.empty()) return std::nullopt;
+    const auto& truth = s.run.truth();
+    const TimeMs settled_at = truth.attempts[delivered.back()].at_ms + declared_bound_ms(s.scenario, st.window);
+    // Every reading the promise names must have been read clean before and clean, settled, after
+    // (V-4: "value unreadable -> Unknown"), and one of them changed by the step's own effect.
+    const std::vector<PromisedReading> readings = readings_of(expected_promise(s.scenario, st, true, s.run.rules_hotkeys_by_intent));
+    std::optional<std::string> withheld;
+    for (const PromisedReading& p : readings) {
+        const auto of_it = [&](const sim::Read& r) {
+            return r.window == st.window && r.field == p.field && (p.window_level || r.element == *st.control);
+        };
+        const sim::Read* before = nullptr;
+        const sim::Read* after = nullptr;
+        for (std::size_t i = s.timing.reads_begin; i < s.timing.reads_end && i < truth.reads.size(); ++i) {
+            const auto& r = truth.reads[i];
+            if (!of_it(r)) continue;
+            if (r.attempts_before <= delivered.front()) before = &r;
+            if (r.attempts_before > delivered.back()) after = &r;
+        }
+        if (before == nullptr || after == nullptr || !before->returned || !after->returned || !before->fault.empty() ||
+            !after->fault.empty() || after->at_ms < settled_at) {
+            return std::nullopt;
+        }
+        if (*before->returned == *after->returned || withheld) continue;
+        if (p.window_level && !(before->returned->same_as("true") && after->returned->same_as("false"))) continue;
+        bool own = false;
+        bool other = false;
+        bool late = false;
+        for (const auto& e : truth.effects) {
+            if (e.window != st.window || (!p.window_level && e.element != *st.control)) continue;
+            if (p.window_level && e.kind != sim::EffectKind::Saved && e.kind != sim::EffectKind::DirtyChanged) continue;
+            const bool mine = own_effect(s, e, delivered);
+            if (mine && e.kind == p.effect && e.at_ms <= after->at_ms) own = true;
+            if (mine && e.at_ms > after->at_ms) late = true;
+            if (!mine && e.at_ms >= s.timing.began_ms && e.at_ms <= after->at_ms) other = true;
+        }
+        if (!own || other || late) continue;
+        withheld = "Unknown, although the " + std::string(p.field) + " its rule set promises for this hotkey (" + std::string(st.keys) +
+               ") read " + before->returned->shown() + " before and " + after->returned->shown() + " after, clean and settled, changed by the step's own " +
+               std::string(sim::to_string(p.effect)) + ": the verdict should be Confirmed (V-4, V-9)";
+    }
+    return withheld;
+}
+
+}  // namespace
+
+CheckResult verdict_decisive(const sim::Scenario& scenario, const History& run) {
+    if (run.timings.size() != run.steps.size()) return CheckResult::cannot_judge("step timings missing");
+    std::uint32_t judged = 0;
+    for (std::size_t i = 0; i < run.steps.size(); ++i) {
+        const StepReport& report = run.steps[i];
+        if (!report.result.verdict || report.index >= scenario.steps.size()) continue;  // an error, not a verdict
+        ++judged;
+        const Step s{scenario, run, report, run.timings[i]};
+        if (*report.result.verdict != Verdict::Unknown) continue;
+        if (auto withheld = hotkey_withheld(s)) return CheckResult::violated(std::string(property), report.index, *withheld);
+        const auto promised = promised_effect(scenario, s.step());
+        if (!promised) continue;  // nothing observable promised (V-8, V-4)
+        if (why_indecisive(s, *promised)) continue;
+        const bool happened = landed_by(s, *promised, run.timings[i].ended_ms);
+        return CheckResult::violated(std::string(property), report.index,
+                                     "Unknown, although every deciding read was readable, fresh and settled: the promised " +
+                                         std::string(sim::to_string(*promised)) + (happened ? " had happened" : " had not happened") +
+                                         ", so the verdict should be " + (happened ? "Confirmed" : "Absent") + " (V-1)");
+    }
+    return CheckResult::holds(judged);
+}
+
+}  // namespace deskcheck::props

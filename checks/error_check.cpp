@@ -1,0 +1,195 @@
+// The error a step report names (ToolResult.error's kind), held against the ledger and the scenario:
+// part of report_matches_ground_truth. Each kind states a fact about the desktop or the request, and
+// the fact is re-derived here, never from the tool's locator, guard or hit test:
+//
+//   delivery_failed    an attempt of the step came back failed or rejected (and none threw)
+//   exception          an attempt of the step threw (F-6)
+//   element_not_found  the step's control was gone (an event removed it before the step ended), its
+//                      window has no tree (an opaque Electron window), or another control of the
+//                      window carries the same identity (E-2: never resolve to a wrong element)
+//   cross_window_ref   the ref was taken in another window than the target (E-3); both ways
+//   window_not_found   the target window was not shown: declared hidden, and no event showed it
+//                      before the step ended
+//   bad_request        the agent's request: a click without a ref, or a coordinate click without
+//                      frame or point
+//   target_occluded    a coordinate click, or a click by ref (its real click at the element's centre)
+//   foreground_refused the desktop refused a request for the target's front during the step (F-1)
+//   escalate           the step depends on an earlier one (B-3) or was a write (W-4)
+//
+// And the other way: an attempt that failed, was rejected or threw is the step's last act, so the
+// step must end on delivery_failed / exception (P-1: the tool does not hide what the desktop said).
+#include <algorithm>
+#include <functional>
+#include <string>
+
+#include "checks/claim_checks.h"
+
+namespace deskcheck::props {
+namespace {
+
+constexpr std::uint64_t ref_table_spec = 5000;  // E-1: the ref table keeps 5000 entries (SPEC, not model/)
+
+const sim::Control* control_of(const sim::Window* w, std::optional<ElementId> id) {
+    if (w == nullptr || !id) return nullptr;
+    for (const auto& c : w->controls) {
+        if (c.id == *id) return &c;
+    }
+    return nullptr;
+}
+
+bool fired_before(const sim::Scenario& s, const sim::GroundTruth& truth, TimeMs until,
+                  const std::function<bool(const sim::Event&)>& which) {
+    for (const auto& f : truth.events) {
+        if (f.at_ms > until || f.index >= s.events.size()) continue;
+        if (which(s.events[f.index])) return true;
+    }
+    return false;
+}
+
+// E-2: another control of the window has the same identity (role + automationId, or role + name
+// without one): a locator of the step's control may not pick it, and may give up.
+bool identity_shared(const sim::Window& w, const sim::Control& c) {
+    return std::any_of(w.controls.begin(), w.controls.end(), [&](const sim::Control& o) {
+        if (o.id == c.id || o.role != c.role) return false;
+        if (c.automation_id) return o.automation_id == c.automation_id;
+        return !o.automation_id && o.name == c.name;
+    });
+}
+
+// The control and every control that is or may become its ancestor: the parent chain in the
+// scenario, and the new parents the tree's reorder events give it or any of those (a removal of
+// one takes the control with it).
+std::vector<ElementId> possible_ancestors(const sim::Scenario& s, const sim::Window& w, ElementId id) {
+    std::vector<ElementId> out{id};
+    const auto add = [&](ElementId e) {
+        if (e == 0 || std::find(out.begin(), out.end(), e) != out.end()) return false;
+        out.push_back(e);
+        return true;
+    };
+    for (bool grew = true; grew && out.size() <= w.controls.size() + 1;) {
+        grew = false;
+        for (std::size_t i = 0; i < out.size(); ++i) {
+            if (const sim::Control* c = control_of(&w, out[i])) grew = add(c->parent) || grew;
+            for (const auto& e : s.events) {
+                if (e.kind == sim::EventKind::TreeReorders && e.control == out[i]) grew = add(e.new_parent) || grew;
+            }
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+std::optional<std::string> step_error_lie(const sim::Scenario& scenario, const History& run, const StepReport& report,
+                                          const StepTiming& t, const Segment& seg) {
+    if (report.index >= scenario.steps.size()) return std::nullopt;
+    const auto& step = scenario.steps[report.index];
+    const auto& truth = run.truth();
+    const std::string who = "step " + std::to_string(report.index);
+    const auto k = static_cast<std::int32_t>(report.index);
+    // The step's attempts: whether one threw, and whether one failed or was rejected.
+    bool threw = false;
+    bool failed = false;
+    for (std::size_t i = t.attempts_begin; i < t.attempts_end && i < truth.attempts.size(); ++i) {
+        const auto& a = truth.attempts[i];
+        if (a.step != k) continue;
+        threw = threw || a.outcome == sim::AttemptOutcome::Threw;
+        failed = failed || a.outcome == sim::AttemptOutcome::Failed || a.outcome == sim::AttemptOutcome::Rejected;
+    }
+    const auto& error = report.result.error;
+    // E-3 both ways: a ref taken in another window ends the step on cross_window_ref.
+    const bool foreign_ref = step.ref_window && *step.ref_window != step.window && report.index < run.requests.size() &&
+                             run.requests[report.index].ref.has_value();
+    if (foreign_ref && !(error && (error->kind == ErrorKind::CrossWindowRef || error->kind == ErrorKind::WindowNotFound))) {
+        return who + " ends " + (error ? "on " + std::string(name_of(error->kind)) : std::string("without an error")) +
+               ", but its ref was taken in " + w_name(*step.ref_window) + ", not the target " + w_name(step.window) +
+               " (E-3: cross_window_ref)";
+    }
+    if (threw && !(error && error->kind == ErrorKind::Exception)) {
+        return who + " ends " + (error ? "on " + std::string(name_of(error->kind)) : std::string("without an error")) +
+               ", but its delivery threw (F-6: exception)";
+    }
+    if (failed && !threw && !(error && error->kind == ErrorKind::DeliveryFailed)) {
+        return who + " ends " + (error ? "on " + std::string(name_of(error->kind)) : std::string("without an error")) +
+               ", but the desktop failed or refused its delivery (delivery_failed)";
+    }
+    if (!error) return std::nullopt;
+    const sim::Window* w = sim::find_window(scenario, step.window);
+    const sim::Control* c = control_of(w, step.control);
+    const auto claims = [&](std::string_view fact) {
+        return who + " ends on " + std::string(name_of(error->kind)) + ", but " + std::string(fact);
+    };
+    switch (error->kind) {
+        case ErrorKind::DeliveryFailed:
+            if (!failed) return claims("no attempt of it failed or was refused");
+            return std::nullopt;
+        case ErrorKind::Exception:
+            if (!threw) return claims("no attempt of it threw");
+            return std::nullopt;
+        case ErrorKind::ElementNotFound: {
+            if (w == nullptr || c == nullptr) return std::nullopt;  // nothing to find: judged by ref_never_crosses_windows
+            if (w->framework == Framework::Electron || identity_shared(*w, *c)) return std::nullopt;
+            const auto held = possible_ancestors(scenario, *w, c->id);
+            const bool removed = fired_before(scenario, truth, t.ended_ms, [&](const sim::Event& e) {
+                return e.kind == sim::EventKind::ControlRemoved && std::find(held.begin(), held.end(), e.control) != held.end();
+            });
+            if (!removed) return claims(sim::subject_of(step.window, step.control) + " was there, under its identity, while the step ran (E-2)");
+            return std::nullopt;
+        }
+        case ErrorKind::CrossWindowRef:
+            if (!step.ref_window || *step.ref_window == step.window) return claims("its ref was taken in the target window (E-3)");
+            return std::nullopt;
+        case ErrorKind::WindowNotFound: {
+            const bool declared_hidden = std::find(scenario.hidden.begin(), scenario.hidden.end(), step.window) != scenario.hidden.end();
+            if (w == nullptr || !declared_hidden) {
+                if (w == nullptr) return std::nullopt;
+                return claims(w_name(step.window) + " was shown from the start");
+            }
+            const bool shown = fired_before(scenario, truth, t.began_ms, [&](const sim::Event& e) {
+                return (e.kind == sim::EventKind::PopupOpens || e.kind == sim::EventKind::OccluderAppears ||
+                        e.kind == sim::EventKind::WindowToFront) && e.window == step.window;
+            });
+            const bool launched = std::any_of(truth.launches.begin(), truth.launches.end(), [&](const sim::LaunchRecord& l) {
+                return l.at_ms < t.began_ms && std::find(l.shown.begin(), l.shown.end(), step.window) != l.shown.end();
+            });
+            if (shown || launched) return claims(w_name(step.window) + " was shown before the step began");
+            return std::nullopt;
+        }
+        case ErrorKind::BadRequest: {
+            // Judged on the request the agent made (a control it found no ref for is sent without one).
+            if (report.index >= run.requests.size()) return std::nullopt;
+            const Request& r = run.requests[report.index];
+            const bool bad = (r.kind == RequestKind::Click && !r.ref) || (r.kind == RequestKind::ClickAt && (!r.point || !r.frame));
+            if (!bad) return claims("the request carried what its action needs");
+            return std::nullopt;
+        }
+        case ErrorKind::TargetOccluded:
+            if (step.kind != sim::StepKind::ClickAt && step.kind != sim::StepKind::Click) return claims("it clicks nothing (E-5)");
+            return std::nullopt;
+        case ErrorKind::ForegroundRefused: {
+            bool refused = false;
+            for (std::size_t i = t.requests_begin; i < t.requests_end && i < truth.foreground_requests.size(); ++i) {
+                const auto& r = truth.foreground_requests[i];
+                refused = refused || (r.window == step.window && r.answer == ForegroundAnswer::Refused);
+            }
+            if (!refused) return claims("no request for " + w_name(step.window) + "'s front was refused during the step (F-1)");
+            return std::nullopt;
+        }
+        case ErrorKind::Escalate:
+            if (!step.depends_on && !seg.write) return claims("it depends on no earlier step and is no write (B-3, W-4)");
+            return std::nullopt;
+        case ErrorKind::RefUnknown: {
+            // E-1: every ref the agent sends is one the tool handed it (a snapshot's, or a report's,
+            // E-3); a table that keeps 5000 evicts none while fewer were handed out.
+            if (report.index >= run.requests.size() || !run.requests[report.index].ref) return std::nullopt;
+            if (run.refs_handed >= ref_table_spec) return std::nullopt;
+            return claims("its ref " + *run.requests[report.index].ref + " was handed out by the tool in this run, which handed out " +
+                          std::to_string(run.refs_handed) + " refs in all, fewer than the 5000 its table keeps (E-1)");
+        }
+        case ErrorKind::LaunchFailed:
+            return std::nullopt;  // launches: launch_lie
+    }
+    return std::nullopt;
+}
+
+}  // namespace deskcheck::props
