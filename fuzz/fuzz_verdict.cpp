@@ -17,8 +17,8 @@
 #include <string_view>
 
 #include "fuzz/fuzzed_data_provider.h"
+#include "checks/verdict_oracle.h"
 #include "harness/judge_run.h"
-#include "model/evidence.h"
 #include "model/verdict.h"
 
 namespace {
@@ -136,14 +136,7 @@ Case draw_case(FuzzedDataProvider& fdp) {
     return c;
 }
 
-std::string describe(const Case& c, const RuleSet& rules, const Judgement& j) {
-    std::string out = "rules " + std::string(rules.name) + ", action " + std::string(to_string(c.action.kind));
-    out += " intent " + std::string(to_string(c.action.intent)) + " click " + std::string(to_string(c.action.click_state));
-    out += " text " + show_value(c.action.text) + (c.settled ? ", settled" : ", not settled");
-    out += "\n  before " + show_snapshot(c.before) + "\n  after  " + show_snapshot(c.after);
-    out += "\n  -> " + std::string(to_string(j.verdict)) + " by rule " + std::string(j.rule) + " (" + std::string(j.spec) + ")";
-    return out;
-}
+props::JudgedSituation situation(const Case& c, const Snapshot& before) { return {c.action, before, c.after, c.settled}; }
 
 Judgement judge_case(const RuleSet& rules, const Case& c, const Snapshot& before) {
     return judge(rules, Situation{c.action, before, c.after, Timing{c.settled}});
@@ -162,118 +155,23 @@ bool same_judgement(const Judgement& a, const Judgement& b) {
     return true;
 }
 
-const Rule* row_of(const RuleSet& rules, const Judgement& j) {
-    for (const Rule& r : rules.rules) {
-        if (r.id == j.rule) return &r;
-    }
-    return nullptr;
-}
-
-std::optional<bool> click_reading(const Snapshot& s, ClickState which) {
-    switch (which) {
-        case ClickState::Toggle: return s.toggled;
-        case ClickState::Expand: return s.expanded;
-        case ClickState::Select: return s.selected;
-        case ClickState::None: return std::nullopt;
-    }
-    return std::nullopt;
-}
-
-// The readings an Absent rests on: each must have been readable (V-2). nullopt: all were.
-std::optional<std::string> unreadable_basis_of_absent(const Case& c, Promise promise) {
-    const Snapshot& b = c.before;
-    const Snapshot& a = c.after;
-    switch (promise) {
-        case Promise::SelectionCoversText:
-            if (!a.value || !a.selection) return "value or selection unreadable after";
-            return std::nullopt;
-        case Promise::DirtyCleared:
-            if (!b.dirty || !a.dirty) return "unsaved marker unreadable before or after";
-            return std::nullopt;
-        case Promise::ValueChanged:
-        case Promise::ValueOrSelectionChanged:
-            if (!b.value || !a.value) return "value unreadable before or after";
-            return std::nullopt;
-        case Promise::SelectionChanged:
-            if (!b.selection || !a.selection) return "selection unreadable before or after";
-            return std::nullopt;
-        case Promise::ValueContainsText:
-            if (!a.value) return "value unreadable after";
-            // V-6: with navigation keys an Absent says "changed, but without the text": that needs
-            // the value before too.
-            if (c.action.kind == ActionKind::TypeWithNavigation && !b.value) return "value unreadable before";
-            return std::nullopt;
-        case Promise::StateFlipped:
-        case Promise::ItemSelected:
-            if (!click_reading(b, c.action.click_state) || !click_reading(a, c.action.click_state))
-                return "state unreadable before or after";
-            return std::nullopt;
-        case Promise::Nothing: return "the action promises nothing observable";
-    }
-    return "unknown promise";
-}
-
-void check_table(const RuleSet& rules, const Case& c, const Judgement& j) {
-    const Rule* row = row_of(rules, j);
-    if (row == nullptr) props::invariant_broken(target, "the deciding rule exists in the table", describe(c, rules, j));
-    if (row->kind != c.action.kind) props::invariant_broken(target, "the deciding rule is of the action's kind", describe(c, rules, j));
-    if (row->verdict != j.verdict) props::invariant_broken(target, "the verdict is the deciding rule's", describe(c, rules, j));
-    if (row->spec != j.spec) props::invariant_broken(target, "the SPEC IDs are the deciding rule's", describe(c, rules, j));
-    if (j.promise != rules.promise_of(c.action)) props::invariant_broken(target, "the promise is the rule set's", describe(c, rules, j));
-}
-
-void check_absent(const RuleSet& rules, const Case& c, const Judgement& j) {
-    if (j.verdict != Verdict::Absent) return;
-    if (rules.name == "current" && !c.settled) {
-        props::invariant_broken(target, "current never says Absent before the state settled (D-3)", describe(c, rules, j));
-    }
-    const auto why = unreadable_basis_of_absent(c, j.promise);
-    if (why) {
-        props::invariant_broken(target, "Absent never rests on an unreadable reading (V-2): " + *why, describe(c, rules, j));
-    }
-}
-
-void check_confirmed(const RuleSet& rules, const Case& c, const Judgement& j) {
-    if (j.verdict != Verdict::Confirmed) return;
-    const bool typed = c.action.kind == ActionKind::TypeText;
-    if (typed && (!c.after.value || c.after.value->find(c.action.text) == std::string::npos)) {
-        props::invariant_broken(target, "typing is Confirmed only when the value after contains the text (V-5)", describe(c, rules, j));
-    }
-    if (c.action.kind == ActionKind::ClickStateful && !click_reading(c.after, c.action.click_state)) {
-        props::invariant_broken(target, "a click is Confirmed only on a readable state after (V-7)", describe(c, rules, j));
-    }
-}
-
-void check_select_all(const RuleSet& rules, const Case& c, const Judgement& j) {
-    if (c.action.kind != ActionKind::SelectAll) return;
-    const Judgement other = judge_case(rules, c, c.other_before);
-    if (other.verdict != j.verdict || other.rule != j.rule) {
-        props::invariant_broken(target, "select-all is judged on the state after (V-3): another before changed the verdict",
-                               describe(c, rules, j) + "\n  with before " + show_snapshot(c.other_before) + " -> " +
-                                   std::string(to_string(other.verdict)));
-    }
-    if (!c.after.value || !c.after.selection) return;
-    const Selection sel = *c.after.selection;
-    const bool covers = sel.start == 0 && sel.length >= length_ignoring_trailing_newlines(*c.after.value);
-    const bool may_wait = rules.name == "current" && !c.settled;
-    const Verdict expected = covers ? Verdict::Confirmed : (may_wait ? Verdict::Unknown : Verdict::Absent);
-    if (j.verdict != expected) {
-        props::invariant_broken(target, "select-all: Confirmed iff the selection starts at 0 and covers the text (V-3)",
-                               describe(c, rules, j));
-    }
-}
-
+// judge() is asked here; whether its answer is one the SPEC allows is the checker's to say
+// (checks/verdict_oracle.h), from the situation and the rule set's stated promises alone.
 void check_rule_set(const RuleSet& rules, const Case& c) {
+    const props::JudgedSituation s = situation(c, c.before);
     const Judgement j = judge_case(rules, c, c.before);
     if (!same_judgement(j, judge_case(rules, c, c.before))) {
-        props::invariant_broken(target, "judge is deterministic", describe(c, rules, j));
+        props::invariant_broken(target, "judge is deterministic", props::describe_judged(s, rules.name, j));
     }
-    check_table(rules, c, j);
-    check_absent(rules, c, j);
-    check_confirmed(rules, c, j);
-    check_select_all(rules, c, j);
-    if (c.action.kind == ActionKind::Unverifiable && (j.verdict != Verdict::Unknown || j.verifiable)) {
-        props::invariant_broken(target, "an unverifiable action is Unknown and not verifiable (V-8)", describe(c, rules, j));
+    if (const auto lie = props::verdict_judgement_lie(props::stated(rules), s, j)) {
+        props::invariant_broken(target, *lie, props::describe_judged(s, rules.name, j));
+    }
+    if (c.action.kind == ActionKind::SelectAll) {
+        const Judgement other = judge_case(rules, c, c.other_before);
+        if (const auto lie = props::select_all_before_mattered(s, j, other)) {
+            props::invariant_broken(target, *lie,
+                                    props::describe_judged(s, rules.name, j) + "\n  with before " + props::describe_snapshot(c.other_before));
+        }
     }
 }
 
