@@ -55,7 +55,7 @@ ClaimJudgement batch_report_claims(const sim::Scenario& scenario, const History&
     const WindowId owner = seg.foreground_before;
     std::uint32_t tool_moves = 0, others = 0;
     for (std::size_t i = seg.changes_begin; i < seg.changes_end && i < changes.size(); ++i) {
-        if (changes[i].by == "tool") ++tool_moves;
+        if (changes[i].by == sim::Actor::Tool) ++tool_moves;
         else ++others;
     }
     const std::size_t requests = seg.requests_end - std::min(seg.requests_begin, seg.requests_end);
@@ -85,12 +85,12 @@ ClaimJudgement batch_report_claims(const sim::Scenario& scenario, const History&
     std::uint32_t handed_back = 0;
     for (std::size_t i = seg.changes_begin; i < seg.changes_end && i < changes.size(); ++i) {
         const auto& ch = changes[i];
-        if (ch.by != "tool" || !related_to_a_target(run, scenario, seg, ch.from) || related_to_a_target(run, scenario, seg, ch.to)) continue;
+        if (ch.by != sim::Actor::Tool || !related_to_a_target(run, scenario, seg, ch.from) || related_to_a_target(run, scenario, seg, ch.to)) continue;
         bool answers_a_grab = false;
-        for (std::size_t j = i; j > seg.changes_begin && changes[j - 1].by != "tool"; --j) answers_a_grab = answers_a_grab || ch.to == changes[j - 1].from;
+        for (std::size_t j = i; j > seg.changes_begin && changes[j - 1].by != sim::Actor::Tool; --j) answers_a_grab = answers_a_grab || ch.to == changes[j - 1].from;
         // One that someone else undid before the call ended is left out of the count: the tool may
         // have taken that move for its app's grab and tried again (F-3), and reports what it saw.
-        const bool undone = i + 1 < seg.changes_end && i + 1 < changes.size() && changes[i + 1].by != "tool";
+        const bool undone = i + 1 < seg.changes_end && i + 1 < changes.size() && changes[i + 1].by != sim::Actor::Tool;
         if (!answers_a_grab && !undone) ++handed_back;
     }
     if (b.give_backs < std::min(handed_back, b.borrows)) {

@@ -68,7 +68,7 @@ std::optional<std::size_t> first_delivery(const sim::GroundTruth& truth, const S
 // Whether an effect of step d that shows its write had landed by `t`.
 bool write_landed_by(const sim::GroundTruth& truth, std::uint32_t d, const Written& w, TimeMs t) {
     return std::any_of(truth.effects.begin(), truth.effects.end(), [&](const sim::Effect& e) {
-        if (e.step != static_cast<std::int32_t>(d) || e.at_ms > t || e.by != "tool") return false;
+        if (e.step != static_cast<std::int32_t>(d) || e.at_ms > t || e.by != sim::Actor::Tool) return false;
         if (w.kinds.empty()) return true;
         if (std::find(w.kinds.begin(), w.kinds.end(), e.kind) == w.kinds.end()) return false;
         if (e.kind == sim::EffectKind::ValueChanged) return e.element == *w.element && e.holds_step_text;  // holds w.text
@@ -103,7 +103,7 @@ std::string whose_write_was_seen(const sim::GroundTruth& truth, std::uint32_t d,
         if (e.step == static_cast<std::int32_t>(d) || e.at_ms < d_began || e.at_ms > t) continue;
         if (!w.kinds.empty() && std::find(w.kinds.begin(), w.kinds.end(), e.kind) == w.kinds.end()) continue;
         if (w.element && e.element != *w.element) continue;
-        const std::string who = e.step >= 0 ? "step " + std::to_string(e.step) + "'s" : "the " + e.by + "'s";
+        const std::string who = e.step >= 0 ? "step " + std::to_string(e.step) + "'s" : "the " + std::string(sim::to_string(e.by)) + "'s";
         return "; what it saw was " + who + " " + std::string(sim::to_string(e.kind)) + " landing at t=" + std::to_string(e.at_ms) +
                ", after step " + std::to_string(d) + " began: its reading before that step was taken while an earlier effect was still due (D-3)";
     }
@@ -128,7 +128,7 @@ std::optional<std::string> reading_not_served(const sim::GroundTruth& truth, con
     const bool dirty = b.writes && b.writes->shape == WriteShape::ClearsDirty;
     const std::optional<std::string> claimed = dirty ? (r.dirty ? std::optional<std::string>(*r.dirty ? "true" : "false") : std::nullopt)
                                                      : r.value;
-    const std::string_view field = dirty ? "dirty" : "value";
+    const sim::ReadField field = dirty ? sim::ReadField::Dirty : sim::ReadField::Value;
     bool any_read = false;
     const bool served = std::any_of(truth.reads.begin(), truth.reads.end(), [&](const sim::Read& read) {
         const bool here = read.at_ms == r.at_ms && read.field == field && (dirty || !element || read.element == *element);
@@ -148,7 +148,7 @@ std::optional<std::string> not_the_tools_fault(const sim::Scenario& scenario, co
     // W-5, S-7: a stale read of what step d writes (its reading before, or the boundary's)
     // is a fault the tool cannot see: the excuse the ground truth shows, counted, not passed.
     const auto stale = std::find_if(truth.reads.begin(), truth.reads.end(), [&](const sim::Read& rd) {
-        return rd.fault == "stale" && rd.at_ms <= t && (!w.element || rd.element == *w.element);
+        return rd.fault == sim::ReadFault::Stale && rd.at_ms <= t && (!w.element || rd.element == *w.element);
     });
     if (stale != truth.reads.end()) {
         return std::string("a stale read (S-7) of what the dependency writes fed the boundary");
@@ -156,7 +156,7 @@ std::optional<std::string> not_the_tools_fault(const sim::Scenario& scenario, co
     // W-5: another actor wrote the same effect meanwhile; counting occurrences cannot tell
     // whose it is (docs/properties.md: a known limit).
     const auto other = std::find_if(truth.effects.begin(), truth.effects.end(), [&](const sim::Effect& e) {
-        return e.by != "tool" && e.at_ms <= t && (!w.element || e.element == *w.element) &&
+        return e.by != sim::Actor::Tool && e.at_ms <= t && (!w.element || e.element == *w.element) &&
                (w.kinds.empty() || std::find(w.kinds.begin(), w.kinds.end(), e.kind) != w.kinds.end());
     });
     if (other != truth.effects.end()) {
@@ -180,7 +180,7 @@ std::optional<std::string> not_the_tools_fault(const sim::Scenario& scenario, co
                (w.kinds.empty() || std::find(w.kinds.begin(), w.kinds.end(), e.kind) != w.kinds.end());
     });
     const auto stand_in = std::any_of(truth.effects.begin(), truth.effects.end(), [&](const sim::Effect& e) {
-        return e.by == "tool" && e.step != static_cast<std::int32_t>(d) && e.at_ms <= t && (!w.element || e.element == *w.element) &&
+        return e.by == sim::Actor::Tool && e.step != static_cast<std::int32_t>(d) && e.at_ms <= t && (!w.element || e.element == *w.element) &&
                (w.kinds.empty() || std::find(w.kinds.begin(), w.kinds.end(), e.kind) != w.kinds.end());
     });
     if (own_overrun && stand_in && run.rules_settle) {
@@ -200,12 +200,12 @@ std::size_t occurrences_in(const std::string& text, const std::string& of) {
     return n;
 }
 
-bool clean(const sim::Read& r) { return r.returned.has_value() && r.fault.empty(); }
+bool clean(const sim::Read& r) { return r.returned.has_value() && (r.fault == sim::ReadFault::None); }
 
 // Whether `r` is a read of what step d writes: the written element's value, or the window's marker.
 bool reads_written(const sim::Read& r, const Written& w, WindowId window) {
-    if (!w.element) return r.field == "dirty" && r.window == window;
-    return r.field == "value" && r.element == *w.element;
+    if (!w.element) return r.field == sim::ReadField::Dirty && r.window == window;
+    return r.field == sim::ReadField::Value && r.element == *w.element;
 }
 
 // When the evidence the tool had at its boundary read decided step d's write done, a step that
@@ -324,7 +324,7 @@ std::optional<std::string> typed_write_left_unread(const sim::Scenario& scenario
         if (kind == sim::EventKind::ControlRemoved || kind == sim::EventKind::TreeReorders) return std::nullopt;
     }
     for (const auto& e : truth.effects) {
-        if (e.at_ms <= began && e.element == *w.element && (e.step != static_cast<std::int32_t>(d) || e.by != "tool")) return std::nullopt;
+        if (e.at_ms <= began && e.element == *w.element && (e.step != static_cast<std::int32_t>(d) || e.by != sim::Actor::Tool)) return std::nullopt;
     }
     return "its text " + sim::shown_text(dep.text) + " had landed in " + sim::subject_of(window, *w.element) + " before step " + std::to_string(k) +
            " began at t=" + std::to_string(began) + ", in an always readable control, with nobody else writing it";

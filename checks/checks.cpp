@@ -290,7 +290,7 @@ std::vector<WindowId> targets_so_far(const History& run, const Segment& seg, std
     // under the F-3 watch too: its windows coming forward look like its app's reaction.
     const auto& changes = run.truth().foreground_changes;
     for (std::size_t k = seg.changes_begin; k < change && k < changes.size(); ++k) {
-        if (changes[k].by != "tool") continue;
+        if (changes[k].by != sim::Actor::Tool) continue;
         for (std::size_t i : seg.reports) {
             if (run.steps[i].request.target == changes[k].to) out.push_back(changes[k].to);
         }
@@ -384,11 +384,11 @@ std::optional<TimeMs> watch_end_ms(const History& run, const Segment& seg) {
     const auto& changes = truth.foreground_changes;
     for (std::size_t k = seg.changes_begin; k < seg.changes_end && k < changes.size(); ++k) {
         const auto& c = changes[k];
-        if (c.by != "tool") continue;
+        if (c.by != sim::Actor::Tool) continue;
         // Taking the front back to where it was before one of a run of moves by others (an app's
         // grab, another window) answers them; it starts no watch of its own.
         bool answers_a_grab = false;
-        for (std::size_t j = k; j > seg.changes_begin && changes[j - 1].by != "tool"; --j) {
+        for (std::size_t j = k; j > seg.changes_begin && changes[j - 1].by != sim::Actor::Tool; --j) {
             answers_a_grab = answers_a_grab || c.to == changes[j - 1].from;
         }
         if (!answers_a_grab) last = std::max(last.value_or(0), c.at_ms);
@@ -422,7 +422,7 @@ bool gives_back(const History& run, const Segment& seg, const sim::ForegroundReq
     for (std::size_t i = seg.changes_begin; i < changes.size(); ++i) {
         const auto& c = changes[i];
         if (c.at_ms > r.at_ms) break;
-        if (c.at_ms == r.at_ms && c.by == "tool" && c.to == r.window) break;  // the request's own answer
+        if (c.at_ms == r.at_ms && c.by == sim::Actor::Tool && c.to == r.window) break;  // the request's own answer
         if (c.from == r.window) return true;
     }
     return false;
@@ -472,7 +472,7 @@ std::uint32_t borrows_in(const History& run, const sim::Scenario& scenario, cons
     const auto& changes = run.truth().foreground_changes;
     for (std::size_t i = seg.changes_begin; i < end && i < changes.size(); ++i) {
         const auto& c = changes[i];
-        if (c.by != "tool") continue;
+        if (c.by != sim::Actor::Tool) continue;
         if (related_to_any_target(run, scenario, seg, c.to) && !related_to_any_target(run, scenario, seg, c.from)) ++n;
     }
     return n;
@@ -523,21 +523,21 @@ CheckResult foreground_returned(const sim::Scenario& scenario, const History& ru
         WindowId owner_in_call = owner;
         for (std::size_t i = seg.changes_begin; i < changes_end && i < changes.size(); ++i) {
             const auto& c = changes[i];
-            if (c.by == "tool") continue;
+            if (c.by == sim::Actor::Tool) continue;
             const auto acted = targets_so_far(run, seg, i);
             const bool related_to_targets =
                 std::any_of(acted.begin(), acted.end(), [&](WindowId t) { return related(scenario, c.to, t); });
             const auto tried = targets_so_far(run, seg, i, false);
             const bool related_to_tried =
                 std::any_of(tried.begin(), tried.end(), [&](WindowId t) { return related(scenario, c.to, t); });
-            if (c.by == "app" && !related_to_targets && related_to_tried) {
+            if (c.by == sim::Actor::App && !related_to_targets && related_to_tried) {
                 // A grab by a relative of a target whose delivery failed: the tool cannot tell it from
                 // the app's reaction (F-3) — giving it back and leaving it are both acceptable.
                 owners.push_back(c.to);
                 acceptable = owners;
                 continue;
             }
-            if (c.by == "app" && related_to_targets) {
+            if (c.by == sim::Actor::App && related_to_targets) {
                 const auto last = last_delivery_to_related_ms(run, scenario, c);
                 acceptable = owners;
                 if (last && c.at_ms > *last + watch_ms) {
@@ -607,7 +607,7 @@ CheckResult foreground_returned(const sim::Scenario& scenario, const History& ru
             // that app's grab, and the tool may take it for F-4's "another window").
             const bool moved_by_others = std::any_of(changes.begin() + static_cast<std::ptrdiff_t>(std::min(seg.changes_begin, changes.size())),
                                                      changes.begin() + static_cast<std::ptrdiff_t>(std::min(seg.changes_end, changes.size())),
-                                                     [](const sim::ForegroundChange& c) { return c.by != "tool"; });
+                                                     [](const sim::ForegroundChange& c) { return c.by != sim::Actor::Tool; });
             if (borrows > 1 && !someone_else && !moved_by_others) {
                 return CheckResult::violated("foreground_returned", step,
                                              "the batch took the foreground from another window " + std::to_string(borrows) +
@@ -732,7 +732,7 @@ std::optional<std::string> unjudgeable(const StepFacts& s) {
             break;
         }
     }
-    std::map<std::string, std::vector<std::size_t>> by_field;
+    std::map<sim::ReadField, std::vector<std::size_t>> by_field;
     for (std::size_t i = s.timing.reads_begin; i < s.timing.reads_end && i < truth.reads.size(); ++i) {
         const auto& r = truth.reads[i];
         const bool window_level = r.element == 0 && r.window == s.window();  // the dirty marker
@@ -748,12 +748,12 @@ std::optional<std::string> unjudgeable(const StepFacts& s) {
         }
         for (std::size_t k = 0; k < 2 && k < idx.size(); ++k) deciding.push_back(idx[idx.size() - 1 - k]);
         for (std::size_t i : deciding) {
-            if (truth.reads[i].fault == "stale") return "a stale read (S-7) is one this verdict rests on";
+            if (truth.reads[i].fault == sim::ReadFault::Stale) return "a stale read (S-7) is one this verdict rests on";
         }
     }
     for (const auto& e : truth.effects) {
         if (e.at_ms < s.timing.began_ms || e.at_ms > s.timing.ended_ms || e.window != s.window()) continue;
-        if (e.by == "user") return "the user changed the target while the step ran (W-5)";
+        if (e.by == sim::Actor::User) return "the user changed the target while the step ran (W-5)";
         if (e.overrun && !caused_by_this_report(e, s)) {
             return "step " + std::to_string(e.step) + "'s effect landed during this step, beyond its app's declared latency bound (S-7)";
         }
@@ -765,11 +765,11 @@ std::optional<std::string> unjudgeable(const StepFacts& s) {
 bool absent_on_unreadable(const StepFacts& s) {
     if (!s.report.element) return false;
     const auto& truth = s.run.truth();
-    const std::string field = s.report.facts.kind == ActionKind::ClickStateful
-                                  ? (s.report.facts.click_state == ClickState::Toggle   ? "toggled"
-                                     : s.report.facts.click_state == ClickState::Expand ? "expanded"
-                                                                                        : "selected")
-                                  : "value";
+    const sim::ReadField field = s.report.facts.kind == ActionKind::ClickStateful
+                                     ? (s.report.facts.click_state == ClickState::Toggle   ? sim::ReadField::Toggled
+                                        : s.report.facts.click_state == ClickState::Expand ? sim::ReadField::Expanded
+                                                                                           : sim::ReadField::Selected)
+                                     : sim::ReadField::Value;
     std::optional<bool> last_unreadable;
     for (std::size_t i = s.timing.reads_begin; i < s.timing.reads_end && i < truth.reads.size(); ++i) {
         const auto& r = truth.reads[i];
@@ -838,7 +838,7 @@ std::optional<std::int32_t> earlier_update_seen(const StepFacts& s) {
     const TimeMs d = decision_ms(s);
     for (const auto& e : s.run.truth().effects) {
         if (e.at_ms < s.timing.began_ms || e.at_ms > d || e.window != s.window() || e.element != *s.report.element) continue;
-        if (e.by != "tool" || e.overrun || e.step < 0 || e.step > s.step()) continue;
+        if (e.by != sim::Actor::Tool || e.overrun || e.step < 0 || e.step > s.step()) continue;
         if (e.step == s.step() && caused_by_this_report(e, s)) continue;  // its own (a retry's earlier send is not)
         return e.step;
     }

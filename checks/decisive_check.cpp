@@ -50,7 +50,7 @@ std::vector<std::size_t> delivered_attempts(const Step& s) {
 }
 
 bool own_effect(const Step& s, const sim::Effect& e, const std::vector<std::size_t>& delivered) {
-    if (e.step != s.index() || e.by != "tool" || !e.delivered_at_ms) return false;
+    if (e.step != s.index() || e.by != sim::Actor::Tool || !e.delivered_at_ms) return false;
     const auto& attempts = s.run.truth().attempts;
     return std::any_of(delivered.begin(), delivered.end(), [&](std::size_t i) { return attempts[i].at_ms == *e.delivered_at_ms; });
 }
@@ -73,7 +73,7 @@ std::optional<std::string> why_indecisive(const Step& s, sim::EffectKind promise
     // The bound the app declares (its latency plus its feed delay: sim::Desktop::declared_latency_ms).
     const TimeMs settled_at = last.at_ms + declared_bound_ms(s.scenario, st.window);
     TimeMs last_read = s.timing.began_ms;
-    for (const std::string_view field : deciding_fields(promised)) {
+    for (const sim::ReadField field : deciding_fields(promised)) {
         // The deciding reads: the last one before the delivery and the last one after it (a failed
         // poll in between decides nothing).
         const sim::Read* before = nullptr;
@@ -86,10 +86,13 @@ std::optional<std::string> why_indecisive(const Step& s, sim::EffectKind promise
         }
         // Ctrl+A is judged on the state after alone (V-3); the others compare.
         const bool needs_before = promised != sim::EffectKind::SelectionChanged;
-        if (needs_before && before == nullptr) return "no read of " + std::string(field) + " before";
-        if (after == nullptr) return "no read of " + std::string(field) + " after";
+        const std::string name(sim::to_string(field));
+        if (needs_before && before == nullptr) return "no read of " + name + " before";
+        if (after == nullptr) return "no read of " + name + " after";
         for (const sim::Read* r : {needs_before ? before : after, after}) {
-            if (!r->returned || !r->fault.empty()) return "a deciding read of " + std::string(field) + " was " + (r->fault.empty() ? "unreadable" : r->fault);
+            if (!r->returned || r->fault != sim::ReadFault::None) {
+                return "a deciding read of " + name + " was " + (r->fault == sim::ReadFault::None ? "unreadable" : std::string(sim::to_string(r->fault)));
+            }
         }
         if (after->at_ms < settled_at) return "D-3: the last read came before the app's latency bound";
         last_read = std::max(last_read, after->at_ms);
@@ -117,7 +120,7 @@ bool landed_by(const Step& s, sim::EffectKind promised, TimeMs t) {
 // ---- hotkeys (V-4, V-9): Confirmed when the reading the rule set promises changed by the step ----
 
 struct PromisedReading {
-    std::string_view field;      // the read's field
+    sim::ReadField field;        // the read's field
     sim::EffectKind effect;      // the step's own effect that changes it
     bool window_level = false;   // the window's marker, not the element's
 };
@@ -125,10 +128,10 @@ struct PromisedReading {
 std::vector<PromisedReading> readings_of(Promise p) {
     using sim::EffectKind;
     switch (p) {
-        case Promise::DirtyCleared: return {{"dirty", EffectKind::Saved, true}};
-        case Promise::ValueChanged: return {{"value", EffectKind::ValueChanged}};
-        case Promise::SelectionChanged: return {{"selection", EffectKind::SelectionChanged}};
-        case Promise::ValueOrSelectionChanged: return {{"value", EffectKind::ValueChanged}, {"selection", EffectKind::SelectionChanged}};
+        case Promise::DirtyCleared: return {{sim::ReadField::Dirty, EffectKind::Saved, true}};
+        case Promise::ValueChanged: return {{sim::ReadField::Value, EffectKind::ValueChanged}};
+        case Promise::SelectionChanged: return {{sim::ReadField::Selection, EffectKind::SelectionChanged}};
+        case Promise::ValueOrSelectionChanged: return {{sim::ReadField::Value, EffectKind::ValueChanged}, {sim::ReadField::Selection, EffectKind::SelectionChanged}};
         default: return {};
     }
 }
@@ -164,8 +167,8 @@ std::optional<std::string> hotkey_withheld(const Step& s) {
             if (r.attempts_before <= delivered.front()) before = &r;
             if (r.attempts_before > delivered.back()) after = &r;
         }
-        if (before == nullptr || after == nullptr || !before->returned || !after->returned || !before->fault.empty() ||
-            !after->fault.empty() || after->at_ms < settled_at) {
+        if (before == nullptr || after == nullptr || !before->returned || !after->returned || before->fault != sim::ReadFault::None ||
+            after->fault != sim::ReadFault::None || after->at_ms < settled_at) {
             return std::nullopt;
         }
         if (*before->returned == *after->returned || withheld) continue;
@@ -182,7 +185,7 @@ std::optional<std::string> hotkey_withheld(const Step& s) {
             if (!mine && e.at_ms >= s.timing.began_ms && e.at_ms <= after->at_ms) other = true;
         }
         if (!own || other || late) continue;
-        withheld = "Unknown, although the " + std::string(p.field) + " its rule set promises for this hotkey (" + std::string(st.keys) +
+        withheld = "Unknown, although the " + std::string(sim::to_string(p.field)) + " its rule set promises for this hotkey (" + std::string(st.keys) +
                ") read " + before->returned->shown() + " before and " + after->returned->shown() + " after, clean and settled, changed by the step's own " +
                std::string(sim::to_string(p.effect)) + ": the verdict should be Confirmed (V-4, V-9)";
     }

@@ -31,7 +31,7 @@ std::string subject(WindowId w, std::optional<ElementId> e) { return sim::subjec
 bool foreground_moved_by_others(const sim::GroundTruth& truth, const StepTiming& t, std::size_t attempt) {
     for (std::size_t i = t.changes_begin; i < t.changes_end && i < truth.foreground_changes.size(); ++i) {
         const auto& c = truth.foreground_changes[i];
-        if (c.by != "tool" && c.attempts_before <= attempt) return true;
+        if (c.by != sim::Actor::Tool && c.attempts_before <= attempt) return true;
     }
     return false;
 }
@@ -59,7 +59,7 @@ bool owed_the_front(const sim::GroundTruth& truth, const Segment* seg, const Ste
     for (std::size_t i = seg->changes_begin; i < truth.foreground_changes.size(); ++i) {
         const auto& c = truth.foreground_changes[i];
         if (c.at_ms > at || c.attempts_before > attempts_before) break;
-        if (c.to == target && c.by != "tool") return true;
+        if (c.to == target && c.by != sim::Actor::Tool) return true;
     }
     return false;
 }
@@ -69,7 +69,7 @@ bool owed_the_front(const sim::GroundTruth& truth, const Segment* seg, const Ste
 std::optional<TimeMs> borrowed(const sim::GroundTruth& truth, const StepTiming& t, const Segment* seg, WindowId target) {
     for (std::size_t i = t.changes_begin; i < t.changes_end && i < truth.foreground_changes.size(); ++i) {
         const auto& c = truth.foreground_changes[i];
-        if (c.by != "tool" || c.to != target) continue;
+        if (c.by != sim::Actor::Tool || c.to != target) continue;
         if (!owed_the_front(truth, seg, t, target, c.attempts_before, c.at_ms)) return c.at_ms;
     }
     for (std::size_t i = t.requests_begin; i < t.requests_end && i < truth.foreground_requests.size(); ++i) {

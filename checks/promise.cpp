@@ -62,16 +62,16 @@ std::optional<sim::EffectKind> promised_effect(const sim::Scenario& s, const sim
     }
 }
 
-std::vector<std::string_view> deciding_fields(sim::EffectKind promised) {
+std::vector<sim::ReadField> deciding_fields(sim::EffectKind promised) {
     using sim::EffectKind;
     switch (promised) {
         // Typing: the value, and the selection it replaces (D-2 "set to X": the splice into the
         // selection read before; the caret after the text shows the typing landed).
-        case EffectKind::ValueChanged: return {"value", "selection"};
-        case EffectKind::SelectionChanged: return {"value", "selection"};
-        case EffectKind::Toggled: return {"toggled"};
-        case EffectKind::Expanded: return {"expanded"};
-        case EffectKind::Selected: return {"selected"};
+        case EffectKind::ValueChanged: return {sim::ReadField::Value, sim::ReadField::Selection};
+        case EffectKind::SelectionChanged: return {sim::ReadField::Value, sim::ReadField::Selection};
+        case EffectKind::Toggled: return {sim::ReadField::Toggled};
+        case EffectKind::Expanded: return {sim::ReadField::Expanded};
+        case EffectKind::Selected: return {sim::ReadField::Selected};
         default: return {};
     }
 }

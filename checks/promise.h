@@ -37,7 +37,7 @@ Promise expected_promise(const sim::Scenario& s, const sim::Step& step, bool has
 HotkeyIntent intent_of_keys(std::string_view keys);
 
 // The fields of the element whose readings tell whether that promise held (sim's Read::field).
-std::vector<std::string_view> deciding_fields(sim::EffectKind promised);
+std::vector<sim::ReadField> deciding_fields(sim::EffectKind promised);
 
 // Text with a key that may move the focus or submit (Tab, Enter, Esc, any control character): V-6.
 bool has_control_keys(std::string_view text);

@@ -56,21 +56,22 @@ std::optional<std::string> printed(const std::optional<bool>& b) {
 }
 
 struct Reading {
-    std::string_view field;
+    sim::ReadField field;
     std::optional<std::string> value;
 };
 
 std::array<Reading, 6> readings_of(const Snapshot& s) {
-    return {Reading{"value", printed(s.value)},       Reading{"selection", printed(s.selection)},
-            Reading{"toggled", printed(s.toggled)},   Reading{"expanded", printed(s.expanded)},
-            Reading{"selected", printed(s.selected)}, Reading{"dirty", printed(s.dirty)}};
+    using F = sim::ReadField;
+    return {Reading{F::Value, printed(s.value)},       Reading{F::Selection, printed(s.selection)},
+            Reading{F::Toggled, printed(s.toggled)},   Reading{F::Expanded, printed(s.expanded)},
+            Reading{F::Selected, printed(s.selected)}, Reading{F::Dirty, printed(s.dirty)}};
 }
 
 // The step's reads of one field of its element (the dirty marker: of its window).
-std::vector<const sim::Read*> reads_of(const Claim& c, std::string_view field) {
+std::vector<const sim::Read*> reads_of(const Claim& c, sim::ReadField field) {
     const auto& reads = c.truth().reads;
     const auto& step = c.scenario_step();
-    const ElementId element = field == "dirty" ? 0 : step.control.value_or(0);
+    const ElementId element = field == sim::ReadField::Dirty ? 0 : step.control.value_or(0);
     std::vector<const sim::Read*> out;
     for (std::size_t i = c.timing.reads_begin; i < c.timing.reads_end && i < reads.size(); ++i) {
         const auto& r = reads[i];
@@ -98,23 +99,23 @@ Lie before_lie(const Claim& c, const Reading& claimed) {
     }
     if (candidates.empty()) {
         if (!claimed.value) return std::nullopt;  // not read, and no reading claimed
-        return c.name() + " reports before." + std::string(claimed.field) + "=" + shown(claimed.value) +
-               ", but it read no " + std::string(claimed.field) + " before delivering (P-1)";
+        return c.name() + " reports before." + std::string(sim::to_string(claimed.field)) + "=" + shown(claimed.value) +
+               ", but it read no " + std::string(sim::to_string(claimed.field)) + " before delivering (P-1)";
     }
     for (const auto* r : candidates) {
         if (sim::same(r->returned, claimed.value)) return std::nullopt;
     }
-    return c.name() + " reports before." + std::string(claimed.field) + "=" + shown(claimed.value) + ", but the read at " +
+    return c.name() + " reports before." + std::string(sim::to_string(claimed.field)) + "=" + shown(claimed.value) + ", but the read at " +
            t_at(candidates.front()->at_ms) + " returned " + shown(candidates.front()->returned) + " (P-1, V-2)";
 }
 
 // P-1: `after` is the last read of the step, taken after the delivery when something was delivered.
 Lie after_lie(const Claim& c, const Reading& claimed) {
     const auto reads = reads_of(c, claimed.field);
-    const std::string what = c.name() + " reports after." + std::string(claimed.field) + "=" + shown(claimed.value);
+    const std::string what = c.name() + " reports after." + std::string(sim::to_string(claimed.field)) + "=" + shown(claimed.value);
     if (reads.empty()) {
         if (!claimed.value) return std::nullopt;
-        return what + ", but it never read " + std::string(claimed.field) + " (P-1: a phantom readback)";
+        return what + ", but it never read " + std::string(sim::to_string(claimed.field)) + " (P-1: a phantom readback)";
     }
     const sim::Read& last = *reads.back();
     if (!sim::same(last.returned, claimed.value)) {
@@ -122,7 +123,7 @@ Lie after_lie(const Claim& c, const Reading& claimed) {
     }
     const auto delivered = first_attempt(c, true);
     if (claimed.value && delivered && last.attempts_before <= *delivered) {
-        return what + ", but it read " + std::string(claimed.field) + " only before the delivery at " +
+        return what + ", but it read " + std::string(sim::to_string(claimed.field)) + " only before the delivery at " +
                t_at(c.truth().attempts[*delivered].at_ms) + " (P-1: a phantom readback)";
     }
     return std::nullopt;
@@ -139,10 +140,10 @@ Lie readback_lie(const Claim& c) {
             const auto& r = reads[i];
             if (r.element != *c.report.element || r.window != c.report.request.target) continue;
             if (!ev.before && (!attempt || r.attempts_before <= *attempt)) {
-                return c.name() + " quotes no reading before, but it read " + r.field + " of its element at " + t_at(r.at_ms) + " (P-1)";
+                return c.name() + " quotes no reading before, but it read " + std::string(sim::to_string(r.field)) + " of its element at " + t_at(r.at_ms) + " (P-1)";
             }
             if (!ev.after && delivered && r.attempts_before > *delivered) {
-                return c.name() + " quotes no reading after, but it read " + r.field + " of its element at " + t_at(r.at_ms) +
+                return c.name() + " quotes no reading after, but it read " + std::string(sim::to_string(r.field)) + " of its element at " + t_at(r.at_ms) +
                        " after the delivery (P-1)";
             }
         }
@@ -320,7 +321,7 @@ struct Range {
 bool tool_change_in(const History& run, std::size_t begin, std::size_t end, std::optional<WindowId> to = std::nullopt) {
     const auto& changes = run.truth().foreground_changes;
     for (std::size_t i = begin; i < end && i < changes.size(); ++i) {
-        if (changes[i].by == "tool" && (!to || changes[i].to == *to)) return true;
+        if (changes[i].by == sim::Actor::Tool && (!to || changes[i].to == *to)) return true;
     }
     return false;
 }
@@ -332,7 +333,7 @@ const sim::ForegroundChange* unrequested_change_in(const History& run, const Ran
     const auto& requests = run.truth().foreground_requests;
     for (std::size_t i = g.changes_begin; i < g.changes_end && i < changes.size(); ++i) {
         const auto& c = changes[i];
-        if (c.by != "tool") return &c;
+        if (c.by != sim::Actor::Tool) return &c;
         bool requested = false;
         for (std::size_t k = g.requests_begin; k < g.requests_end && k < requests.size(); ++k) {
             const auto& r = requests[k];
@@ -364,7 +365,7 @@ Lie restored_lie(const sim::Scenario& s, const History& run, const Range& g, con
         // Vacuous only when the tool borrowed from nothing (no window was in front to give back to).
         const auto& changes = run.truth().foreground_changes;
         for (std::size_t i = g.changes_begin; i < g.changes_end && i < changes.size(); ++i) {
-            if (changes[i].by == "tool" && changes[i].from == no_window) return std::nullopt;
+            if (changes[i].by == sim::Actor::Tool && changes[i].from == no_window) return std::nullopt;
         }
         return who + " reports restored:true, but the tool made no give-back request (F-2)";
     }
@@ -436,7 +437,7 @@ Lie duration_lie(const Claim* step, const History& run, const Range& g, const Fo
     const auto& changes = run.truth().foreground_changes;
     std::optional<TimeMs> borrowed_at;
     for (std::size_t i = step->timing.changes_begin; i < step->timing.changes_end && i < changes.size() && !borrowed_at; ++i) {
-        if (changes[i].by == "tool" && changes[i].to == target) borrowed_at = changes[i].at_ms;
+        if (changes[i].by == sim::Actor::Tool && changes[i].to == target) borrowed_at = changes[i].at_ms;
     }
     if (!borrowed_at) return std::nullopt;  // judged by borrowed_lie
     const auto& requests = run.truth().foreground_requests;
@@ -449,11 +450,11 @@ Lie duration_lie(const Claim* step, const History& run, const Range& g, const Fo
     for (std::size_t i = step->timing.changes_begin; i < step->timing.changes_end && i < changes.size(); ++i) {
         const auto& c = changes[i];
         if (c.at_ms < *borrowed_at || c.from != target) continue;
-        if (c.by == "tool" || (give_back != nullptr && c.at_ms >= give_back->at_ms)) break;
+        if (c.by == sim::Actor::Tool || (give_back != nullptr && c.at_ms >= give_back->at_ms)) break;
         const TimeMs least = c.at_ms - *borrowed_at;
         const TimeMs most = (give_back != nullptr ? give_back->at_ms : step->timing.ended_ms) - *borrowed_at;
         if (fg.duration_ms >= least && fg.duration_ms <= most) return std::nullopt;
-        return what + ", but the borrow at " + t_at(*borrowed_at) + " ended when " + c.by + " moved the front to " +
+        return what + ", but the borrow at " + t_at(*borrowed_at) + " ended when " + std::string(sim::to_string(c.by)) + " moved the front to " +
                w_name(c.to) + " at " + t_at(c.at_ms) + " (F-2)";
     }
     if (give_back != nullptr) {
@@ -522,7 +523,7 @@ bool had_the_front(const Claim& c, WindowId w, TimeMs at) {
     if (c.segment.foreground_before == w) return true;
     const auto& changes = c.truth().foreground_changes;
     for (std::size_t i = c.segment.changes_begin; i < changes.size() && changes[i].at_ms <= at; ++i) {
-        if (changes[i].to == w && changes[i].by != "tool") return true;
+        if (changes[i].to == w && changes[i].by != sim::Actor::Tool) return true;
     }
     return false;
 }
@@ -563,8 +564,8 @@ Lie borrow_left_out(const Claim& c) {
     bool others = false;
     for (std::size_t i = t.changes_begin; i < t.changes_end && i < changes.size(); ++i) {
         const auto& ch = changes[i];
-        others = others || ch.by != "tool";
-        if (borrow == nullptr && ch.by == "tool" && ch.to == target && !related_to_a_target(c.run, c.scenario, c.segment, ch.from)) borrow = &ch;
+        others = others || ch.by != sim::Actor::Tool;
+        if (borrow == nullptr && ch.by == sim::Actor::Tool && ch.to == target && !related_to_a_target(c.run, c.scenario, c.segment, ch.from)) borrow = &ch;
     }
     if (borrow == nullptr) return std::nullopt;
     if (!fg.borrowed) {
@@ -674,12 +675,12 @@ std::optional<std::string> hidden_by_a_fault(const Claim& c, const sim::Effect& 
             continue;
         }
         if (e.overrun) return "another delivery's effect undid a not_done step's effect, beyond its app's latency bound (S-7)";
-        if (e.by == "user") return "the user changed a not_done step's element while it ran (W-5)";
+        if (e.by == sim::Actor::User) return "the user changed a not_done step's element while it ran (W-5)";
     }
     const auto& reads = c.truth().reads;
     for (std::size_t i = c.timing.reads_begin; i < c.timing.reads_end && i < reads.size(); ++i) {
         const auto& r = reads[i];
-        if (r.window == step.window && r.element == landed.element && r.fault == "stale") {
+        if (r.window == step.window && r.element == landed.element && r.fault == sim::ReadFault::Stale) {
             return "a stale read (S-7) of a not_done step's element fed its verdict";
         }
     }

@@ -31,11 +31,11 @@ struct Facts {
 bool other_writer(const sim::GroundTruth& truth, const Facts& f, TimeMs from, TimeMs t) {
     return std::any_of(truth.effects.begin(), truth.effects.end(), [&](const sim::Effect& e) {
         return e.window == f.window && e.element == f.feed && e.at_ms >= from && e.at_ms <= t &&
-               (e.by != "tool" || e.step != static_cast<std::int32_t>(f.step));
+               (e.by != sim::Actor::Tool || e.step != static_cast<std::int32_t>(f.step));
     });
 }
 
-bool clean(const sim::Read* r) { return r != nullptr && r->returned.has_value() && r->fault.empty(); }
+bool clean(const sim::Read* r) { return r != nullptr && r->returned.has_value() && r->fault == sim::ReadFault::None; }
 
 std::optional<std::string> reading_lie(const std::string& who, std::string_view field, const sim::Read* read,
                                        const std::optional<std::string>& claimed) {
@@ -71,7 +71,7 @@ ClaimJudgement write_report_claims(const sim::Scenario& scenario, const History&
     // The first read of the call (before the step began: a boundary's read comes later), then those
     // after the step ended.
     auto feed_read = [&](std::size_t i) { return i < truth.reads.size() && truth.reads[i].window == f.window &&
-                                                 truth.reads[i].element == f.feed && truth.reads[i].field == "value"; };
+                                                 truth.reads[i].element == f.feed && truth.reads[i].field == sim::ReadField::Value; };
     if (feed_read(seg.reads_begin) && seg.reads_begin < timing.reads_begin) f.reads.push_back(&truth.reads[seg.reads_begin]);
     else f.reads.push_back(nullptr);
     for (std::size_t i = timing.reads_end; i < seg.reads_end; ++i) {
@@ -83,7 +83,7 @@ ClaimJudgement write_report_claims(const sim::Scenario& scenario, const History&
     }
     for (const auto& e : truth.effects) {
         const bool ours = e.delivered_at_ms && std::find(f.delivered.begin(), f.delivered.end(), *e.delivered_at_ms) != f.delivered.end();
-        if (ours && e.step == static_cast<std::int32_t>(f.step) && e.by == "tool" && e.window == f.window && e.element == f.feed) {
+        if (ours && e.step == static_cast<std::int32_t>(f.step) && e.by == sim::Actor::Tool && e.window == f.window && e.element == f.feed) {
             f.landed = &e;
             break;
         }
@@ -122,7 +122,7 @@ ClaimJudgement write_report_claims(const sim::Scenario& scenario, const History&
     // The outcome, against the effect as it stood at the end of the run.
     const sim::Read* last = f.reads.size() >= 2 ? f.reads.back() : nullptr;  // the deciding read
     const TimeMs from = seg.began_ms;
-    const bool stale = std::any_of(f.reads.begin(), f.reads.end(), [](const sim::Read* r) { return r != nullptr && !r->fault.empty(); });
+    const bool stale = std::any_of(f.reads.begin(), f.reads.end(), [](const sim::Read* r) { return r != nullptr && r->fault != sim::ReadFault::None; });
     switch (w.outcome) {
         case WriteOutcome::Done: {
             const TimeMs by = last != nullptr ? last->at_ms : seg.ended_ms;

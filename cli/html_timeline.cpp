@@ -426,7 +426,7 @@ void Builder::add_effects() {
         Item item;
         item.lane = lane_of(e.window);
         item.kind = "effect";
-        item.classes = {"by-" + e.by};
+        item.classes = {"by-" + std::string(sim::to_string(e.by))};
         if (e.overrun) item.classes.push_back("overrun");
         item.row = Row::Middle;
         item.begin = instant(e.at_ms, index_.effects, i);
@@ -435,7 +435,7 @@ void Builder::add_effects() {
         ev << "effect (ground truth) at t=" << e.at_ms << " ms on "
            << sim::subject_of(e.window, e.element == 0 ? std::nullopt : std::optional(e.element)) << ": " << to_string(e.kind);
         if (!e.detail.empty()) ev << " " << shown_kept(e.detail);
-        ev << "\nby " << e.by << (e.step >= 0 ? ", step " + std::to_string(e.step) : std::string());
+        ev << "\nby " << sim::to_string(e.by) << (e.step >= 0 ? ", step " + std::to_string(e.step) : std::string());
         if (e.delivered_at_ms) ev << "\ncaused by the input delivered at t=" << *e.delivered_at_ms << " ms (" << e.at_ms - *e.delivered_at_ms << " ms later)";
         if (e.overrun) ev << "\noverrun: landed beyond its app's declared latency bound (fault S-7)";
         item.evidence = ev.str() + "\n";
@@ -444,11 +444,13 @@ void Builder::add_effects() {
     }
 }
 
-std::string read_fault(const std::string& fault) {
-    if (fault.empty()) return "a true reading";
-    if (fault == "stale") return "STALE: the value before the latest update (fault S-7)";
-    if (fault == "failed") return "the read failed (fault S-7)";
-    return "fault: " + fault;
+std::string read_fault(sim::ReadFault fault) {
+    switch (fault) {
+        case sim::ReadFault::None: return "a true reading";
+        case sim::ReadFault::Stale: return "STALE: the value before the latest update (fault S-7)";
+        case sim::ReadFault::Failed: return "the read failed (fault S-7)";
+        default: return "fault: " + std::string(sim::to_string(fault));
+    }
 }
 
 void Builder::add_reads() {
@@ -458,14 +460,14 @@ void Builder::add_reads() {
         item.lane = lane_of(r.window);
         item.kind = "read";
         item.classes = {r.returned ? "readable" : "unreadable"};
-        if (!r.fault.empty()) item.classes.push_back("fault-" + r.fault);
-        if (r.fault == "stale") item.classes.push_back("stale");
+        if ((r.fault != sim::ReadFault::None)) item.classes.push_back("fault-" + std::string(sim::to_string(r.fault)));
+        if (r.fault == sim::ReadFault::Stale) item.classes.push_back("stale");
         item.row = Row::Bottom;
         item.begin = instant(r.at_ms, index_.reads, i);
-        const std::string value = r.returned ? (r.field == "value" ? shown_kept(*r.returned) : raw_kept(*r.returned)) : "(unreadable)";
-        item.label = r.field + " " + value + (r.fault == "stale" ? " STALE" : "");
+        const std::string value = r.returned ? (r.field == sim::ReadField::Value ? shown_kept(*r.returned) : raw_kept(*r.returned)) : "(unreadable)";
+        item.label = std::string(sim::to_string(r.field)) + " " + value + (r.fault == sim::ReadFault::Stale ? " STALE" : "");
         item.evidence = "read of " + sim::subject_of(r.window, r.element == 0 ? std::nullopt : std::optional(r.element)) + " " +
-                        r.field + " at t=" + std::to_string(r.at_ms) + " ms\nreturned: " + value + "\n" + read_fault(r.fault) +
+                        std::string(sim::to_string(r.field)) + " at t=" + std::to_string(r.at_ms) + " ms\nreturned: " + value + "\n" + read_fault(r.fault) +
                         "\nafter " + std::to_string(r.attempts_before) + " delivery attempts\n";
         push(std::move(item));
     }
@@ -538,8 +540,8 @@ void Builder::add_foreground() {
         const auto& c = truth_.foreground_changes[i];
         const Instant at = instant(c.at_ms, index_.changes, i);
         if (owner != no_window) out_.bands.push_back(Band{owner, since, at});
-        Handoff h{at, c.from, c.to, c.by, ""};
-        if (c.by == "tool") {
+        Handoff h{at, c.from, c.to, std::string(sim::to_string(c.by)), ""};
+        if (c.by == sim::Actor::Tool) {
             h.kind = "tool";
             for (const auto& seg : run_.segments) {
                 if (i < seg.changes_begin || i >= seg.changes_end) continue;
@@ -547,7 +549,7 @@ void Builder::add_foreground() {
             }
         }
         h.evidence = line(index_.changes, i) + "foreground w" + std::to_string(c.from) + " → w" + std::to_string(c.to) +
-                     " at t=" + std::to_string(c.at_ms) + " ms by " + c.by + " (" + h.kind + ")\n";
+                     " at t=" + std::to_string(c.at_ms) + " ms by " + std::string(sim::to_string(c.by)) + " (" + h.kind + ")\n";
         out_.handoffs.push_back(std::move(h));
         owner = c.to;
         since = at;

@@ -40,9 +40,9 @@ std::string verdict_tag(Verdict v) {
 
 void tag_foreground(const sim::GroundTruth& t, Tags& tags) {
     for (const auto& c : t.foreground_changes) {
-        if (c.by == "tool") tags.insert("borrow");
-        if (c.by == "app") tags.insert("app_took_foreground");
-        if (c.by == "another-window") tags.insert("another_window_took_foreground");
+        if (c.by == sim::Actor::Tool) tags.insert("borrow");
+        if (c.by == sim::Actor::App) tags.insert("app_took_foreground");
+        if (c.by == sim::Actor::AnotherWindow) tags.insert("another_window_took_foreground");
     }
     for (const auto& r : t.foreground_requests) {
         if (r.answer == ForegroundAnswer::Refused) tags.insert("foreground_refused");
@@ -55,8 +55,8 @@ void tag_truth(const sim::Scenario& s, const sim::GroundTruth& t, Tags& tags) {
     }
     tag_foreground(t, tags);
     for (const auto& r : t.reads) {
-        if (r.fault == "stale") tags.insert("stale_read");
-        if (r.fault == "failed" || r.fault == "unreadable") tags.insert("unreadable_read");
+        if (r.fault == sim::ReadFault::Stale) tags.insert("stale_read");
+        if (r.fault == sim::ReadFault::Failed || r.fault == sim::ReadFault::Unreadable) tags.insert("unreadable_read");
     }
     for (const auto& a : t.attempts) {
         if (a.outcome == sim::AttemptOutcome::Threw) tags.insert("delivery_exception");

@@ -40,6 +40,58 @@ inline std::string_view to_string(AttemptOutcome o) {
     return "?";
 }
 
+// Who made something happen (S-6): the tool (its inputs, its foreground requests, its cursor), the
+// user, an app on its own (a grab, a popup, a launch), or another window the scenario brings to the
+// front.
+enum class Actor : std::uint8_t { Tool, User, App, AnotherWindow };
+
+inline std::string_view to_string(Actor a) {
+    switch (a) {
+        case Actor::Tool: return "tool";
+        case Actor::User: return "user";
+        case Actor::App: return "app";
+        case Actor::AnotherWindow: return "another-window";
+    }
+    return "?";
+}
+
+// The field of an element (or the window's unsaved marker) a read asked for.
+enum class ReadField : std::uint8_t { Value, Selection, Toggled, Expanded, Selected, Dirty };
+
+inline std::string_view to_string(ReadField f) {
+    switch (f) {
+        case ReadField::Value: return "value";
+        case ReadField::Selection: return "selection";
+        case ReadField::Toggled: return "toggled";
+        case ReadField::Expanded: return "expanded";
+        case ReadField::Selected: return "selected";
+        case ReadField::Dirty: return "dirty";
+    }
+    return "?";
+}
+
+// What shaped a read's answer: nothing (a true reading), or a fault of the desktop (S-7, V-2).
+enum class ReadFault : std::uint8_t {
+    None,        // the true value, read now
+    Failed,      // the read failed (fault): unreadable
+    Stale,       // an earlier value served (fault)
+    Unreadable,  // the control cannot be read (it declares so)
+    Missing,     // no such element, or no such field on it
+    Opaque,      // an Electron tree the port cannot see into
+};
+
+inline std::string_view to_string(ReadFault f) {
+    switch (f) {
+        case ReadFault::None: return "";
+        case ReadFault::Failed: return "failed";
+        case ReadFault::Stale: return "stale";
+        case ReadFault::Unreadable: return "unreadable";
+        case ReadFault::Missing: return "missing";
+        case ReadFault::Opaque: return "opaque";
+    }
+    return "?";
+}
+
 // Every deliver() call, whatever came of it.
 struct Attempt {
     TimeMs at_ms = 0;
@@ -108,7 +160,7 @@ inline std::string_view to_string(EffectKind k) {
     return "?";
 }
 
-// Something an app did (S-6). `by` is "tool" (an input of the tool), "user" or "app".
+// Something an app did (S-6), on whose input: the tool's, the user's, or the app's own.
 struct Effect {
     TimeMs at_ms = 0;
     std::int32_t step = no_step;
@@ -117,19 +169,19 @@ struct Effect {
     ElementId element = 0;                 // 0: the window itself
     Kept detail;                           // a long value: its length and digests (sim/kept.h, S-8)
     bool overrun = false;                  // landed beyond the app's declared latency bound
-    std::string by = "tool";
+    Actor by = Actor::Tool;
     std::optional<TimeMs> delivered_at_ms; // when the input that caused it was delivered
     // ValueChanged by a step's input: the new value contains that step's text (scenario.steps[step]
     // .text), decided when the value was written, while it existed whole (S-8).
     bool holds_step_text = false;
 };
 
-// Foreground history. `by`: "tool" | "app" | "user" | "another-window".
+// Foreground history: who moved the front.
 struct ForegroundChange {
     TimeMs at_ms = 0;
     WindowId from = no_window;
     WindowId to = no_window;
-    std::string by;
+    Actor by = Actor::Tool;
     std::size_t attempts_before = 0;  // how many deliver() calls had happened: orders it among them
 };
 
@@ -144,15 +196,13 @@ struct ForegroundRequest {
 
 // Every read through the port. `returned` is the printed answer (nullopt: unreadable, V-2), a long
 // value kept as its length and digests (sim/kept.h, S-8).
-// fault: "" (a true reading), "failed", "stale", "unreadable", "missing" (no such element/field),
-// "opaque" (Electron tree).
 struct Read {
     TimeMs at_ms = 0;
     WindowId window = no_window;
     ElementId element = 0;
-    std::string field;  // "value", "selection", "toggled", "expanded", "selected", "dirty"
+    ReadField field = ReadField::Value;
     std::optional<Kept> returned;
-    std::string fault;
+    ReadFault fault = ReadFault::None;
     std::size_t attempts_before = 0;  // how many deliver() calls had happened: orders it among them
 };
 
@@ -167,7 +217,7 @@ struct IdleQuery {
 struct CursorMove {
     TimeMs at_ms = 0;
     Point to;
-    std::string by;  // "tool" (set_cursor or a real click) | "user"
+    Actor by = Actor::Tool;  // the tool (set_cursor or a real click) or the user
 };
 
 struct LaunchRecord {
@@ -217,7 +267,7 @@ struct GroundTruth {
         for (const auto& d : delivered) n += d.accepted ? 1 : 0;
         return n;
     }
-    std::size_t count_foreground_changes_by(std::string_view by) const {
+    std::size_t count_foreground_changes_by(Actor by) const {
         std::size_t n = 0;
         for (const auto& f : foreground_changes) n += f.by == by ? 1 : 0;
         return n;

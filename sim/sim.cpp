@@ -194,14 +194,14 @@ void Sim::show(WindowId id, bool topmost) {
 }
 
 // The window becomes the foreground (and comes to the top of z-order). Recorded with who did it.
-void Sim::set_foreground(WindowId id, std::string_view by) {
+void Sim::set_foreground(WindowId id, Actor by) {
     const LiveWindow* w = find_window(id);
     if (w == nullptr || !w->shown) return;
     raise(id);
     if (foreground_ == id) return;
-    truth_.foreground_changes.push_back(ForegroundChange{now_, foreground_, id, std::string(by), truth_.attempts.size()});
+    truth_.foreground_changes.push_back(ForegroundChange{now_, foreground_, id, by, truth_.attempts.size()});
     if (trace_.on) trace_.add(now_, TraceKind::Foreground, "w" + std::to_string(foreground_) + " -> w" + std::to_string(id),
-               "by " + std::string(by));
+               "by " + std::string(to_string(by)));
     foreground_ = id;
 }
 
@@ -262,7 +262,7 @@ ForegroundAnswer Sim::request_foreground(WindowId id) {
     const bool granted = answer == ForegroundAnswer::Granted;
     if (trace_.on) trace_.add(now_, TraceKind::Request, "w" + std::to_string(id),
                std::string(granted ? "granted" : "refused") + (reason.empty() ? "" : " (" + reason + ")"));
-    if (granted) set_foreground(id, "tool");
+    if (granted) set_foreground(id, Actor::Tool);
     return answer;
 }
 
@@ -293,7 +293,7 @@ Point Sim::cursor() {
 void Sim::set_cursor(Point physical) {
     settle_due();
     cursor_ = physical;
-    truth_.cursor_moves.push_back(CursorMove{now_, physical, "tool"});
+    truth_.cursor_moves.push_back(CursorMove{now_, physical, Actor::Tool});
     if (trace_.on) trace_.add(now_, TraceKind::Cursor, "", "(" + std::to_string(physical.x) + "," + std::to_string(physical.y) + ") by tool");
 }
 
@@ -314,7 +314,7 @@ std::optional<ProcessId> Sim::launch(std::string_view name) {
                 record.shown.insert(record.shown.begin(), it->spec.id);
             }
             if (app->launch_takes_foreground && !record.shown.empty()) {
-                set_foreground(record.shown.front(), "app");
+                set_foreground(record.shown.front(), Actor::App);
                 record.took_foreground = true;
             }
         }

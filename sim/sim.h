@@ -104,7 +104,7 @@ struct Pending {
     bool pull_to_front = false;  // F-7: a WPF window pulls itself to the front as it lands
     // The cause, for ground truth.
     std::int32_t step = no_step;
-    std::string by = "tool";
+    Actor by = Actor::Tool;
     bool overrun = false;
     std::optional<TimeMs> delivered_at_ms;
     std::optional<std::string> idempotency_key;  // W-2: the input's key, when it carried one
@@ -210,7 +210,7 @@ private:
     // z-order and foreground (sim.cpp)
     void raise(WindowId w);
     void show(WindowId w, bool topmost);
-    void set_foreground(WindowId w, std::string_view by);
+    void set_foreground(WindowId w, Actor by);
     std::optional<WindowId> topmost_window_at(Point physical) const;
 
     // trees and hit testing (sim_tree.cpp)
@@ -231,12 +231,11 @@ private:
     // reads (sim_reads.cpp)
     struct ReadAnswer {
         const LiveControl* control = nullptr;  // null: no answer (fault says why)
-        std::string fault;
+        ReadFault fault = ReadFault::None;
         bool stale = false;
     };
     ReadAnswer begin_read(WindowId w, ElementId e, bool (*has_field)(ControlKind));
-    void record_read(WindowId w, ElementId e, std::string_view field, const std::optional<std::string>& returned,
-                     const std::string& fault);
+    void record_read(WindowId w, ElementId e, ReadField field, const std::optional<std::string>& returned, ReadFault fault);
 
     // deliveries (sim_deliver.cpp)
     Route route(const Input& input) const;

@@ -241,9 +241,9 @@ void Sim::after_real_input(const Input& input, const Route& r) {
     tool_has_last_input_ = true;
     if (!input.point) return;
     cursor_ = *input.point;
-    truth_.cursor_moves.push_back(CursorMove{now_, *input.point, "tool"});
+    truth_.cursor_moves.push_back(CursorMove{now_, *input.point, Actor::Tool});
     if (trace_.on) trace_.add(now_, TraceKind::Cursor, "", print_point(*input.point) + " by tool (real click)");
-    if (r.hit_window != no_window) set_foreground(r.hit_window, "tool");
+    if (r.hit_window != no_window) set_foreground(r.hit_window, Actor::Tool);
 }
 
 void Sim::accept(const Input& input, const Route& r, DeliveredInput& record) {
@@ -258,7 +258,7 @@ void Sim::accept(const Input& input, const Route& r, DeliveredInput& record) {
     p.text = input.text;
     p.pull_to_front = r.pull_to_front;
     p.step = input.step;
-    p.by = "tool";
+    p.by = Actor::Tool;
     p.delivered_at_ms = now_;
     p.idempotency_key = input.idempotency_key;
     const auto [lands_at_ms, overrun] = schedule_input(std::move(p));
@@ -280,7 +280,7 @@ std::pair<TimeMs, bool> Sim::schedule_input(Pending p) {
         Pending steal;
         steal.kind = PendingKind::StealForeground;
         steal.window = window;
-        steal.by = "app";
+        steal.by = Actor::App;
         schedule(now_ + *app->steals_foreground_after_ms, std::move(steal));
     }
     return {lands_at_ms, overrun};

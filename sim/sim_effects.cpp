@@ -57,7 +57,7 @@ void Sim::record_effect(const Pending& p, EffectKind kind, WindowId w, ElementId
     if (trace_.on) {
         std::string line(to_string(kind));
         if (!detail.empty()) line += " " + (quoted_detail(kind) ? kept.shown() : std::string(detail));
-        line += " step=" + std::to_string(p.step) + " by=" + p.by;
+        line += " step=" + std::to_string(p.step) + " by=" + std::string(to_string(p.by));
         if (p.overrun) line += " (overrun)";
         trace_.add(now_, TraceKind::Effect, subject_of(w, e == 0 ? std::nullopt : std::optional(e)), line);
     }
@@ -96,7 +96,7 @@ void Sim::move_focus(const Pending& p, LiveWindow& w, std::optional<ElementId> t
 void Sim::land_input(const Pending& p) {
     LiveWindow* w = find_window(p.window);
     if (w == nullptr || !w->shown) return;
-    if (p.pull_to_front) set_foreground(p.window, "app");
+    if (p.pull_to_front) set_foreground(p.window, Actor::App);
     LiveControl* c = p.element ? live_control(p.window, *p.element) : nullptr;
     switch (p.action) {
         case InputAction::Type: land_type(p, *w); return;
@@ -276,7 +276,7 @@ void Sim::land_steal(const Pending& p) {
     assert(p.kind == PendingKind::StealForeground);
     const LiveWindow* w = find_window(p.window);
     if (w == nullptr || !w->shown) return;
-    set_foreground(p.window, "app");
+    set_foreground(p.window, Actor::App);
 }
 
 }  // namespace deskcheck::sim

@@ -65,13 +65,13 @@ void Sim::fire_event(std::size_t index) {
         case EventKind::WindowToFront:
             if (find_window(e.window) == nullptr) break;
             if (!find_window(e.window)->shown) show(e.window, false);
-            set_foreground(e.window, "another-window");
+            set_foreground(e.window, Actor::AnotherWindow);
             break;
         case EventKind::PopupOpens: {
             const LiveWindow* w = find_window(e.window);
             if (w == nullptr) break;
             show(e.window, false);
-            if (w->spec.owner && *w->spec.owner == foreground_) set_foreground(e.window, "app");
+            if (w->spec.owner && *w->spec.owner == foreground_) set_foreground(e.window, Actor::App);
             break;
         }
         case EventKind::OccluderAppears:
@@ -94,7 +94,7 @@ std::string Sim::user_types(const Event& e) {
     p.window = foreground_;
     p.text = e.text;
     p.step = no_step;
-    p.by = "user";
+    p.by = Actor::User;
     p.delivered_at_ms = now_;
     schedule_input(std::move(p));
     return "";
@@ -104,17 +104,17 @@ std::string Sim::user_clicks(const Event& e) {
     user_last_input_ms_ = std::max(user_last_input_ms_, now_);
     tool_has_last_input_ = false;
     cursor_ = e.point;
-    truth_.cursor_moves.push_back(CursorMove{now_, e.point, "user"});
+    truth_.cursor_moves.push_back(CursorMove{now_, e.point, Actor::User});
     const auto hit = topmost_window_at(e.point);
     if (!hit) return "hit no window";
-    set_foreground(*hit, "user");
+    set_foreground(*hit, Actor::User);
     Pending p;
     p.kind = PendingKind::Input;
     p.action = InputAction::Click;
     p.window = *hit;
     p.element = control_at(*find_window(*hit), e.point);
     p.step = no_step;
-    p.by = "user";
+    p.by = Actor::User;
     p.delivered_at_ms = now_;
     const std::string hit_text = "hit " + subject_of(*hit, p.element);
     schedule_input(std::move(p));

@@ -32,26 +32,24 @@ Sim::ReadAnswer Sim::begin_read(WindowId w, ElementId e, bool (*has_field)(Contr
     const bool intermittent_miss = read_rng_.chance(intermittent ? c->c.intermittent_permille : 0);
     const bool failed = read_rng_.chance(scenario_.faults.read_failure_permille);
     const bool stale = read_rng_.chance(scenario_.faults.stale_read_permille);
-    if (window == nullptr || !window->shown) return {nullptr, "missing", false};
-    if (window->spec.framework == Framework::Electron) return {nullptr, "opaque", false};
-    if (c == nullptr || !has_field(c->c.kind)) return {nullptr, "missing", false};
-    if (c->c.readability == Readability::Unreadable) return {nullptr, "unreadable", false};
-    if (intermittent_miss) return {nullptr, "unreadable", false};
-    if (failed) return {nullptr, "failed", false};
-    if (stale) return {c, "stale", true};
-    return {c, "", false};
+    if (window == nullptr || !window->shown) return {nullptr, ReadFault::Missing, false};
+    if (window->spec.framework == Framework::Electron) return {nullptr, ReadFault::Opaque, false};
+    if (c == nullptr || !has_field(c->c.kind)) return {nullptr, ReadFault::Missing, false};
+    if (c->c.readability == Readability::Unreadable) return {nullptr, ReadFault::Unreadable, false};
+    if (intermittent_miss) return {nullptr, ReadFault::Unreadable, false};
+    if (failed) return {nullptr, ReadFault::Failed, false};
+    if (stale) return {c, ReadFault::Stale, true};
+    return {c, ReadFault::None, false};
 }
 
-void Sim::record_read(WindowId w, ElementId e, std::string_view field, const std::optional<std::string>& returned,
-                      const std::string& fault) {
-    assert(!field.empty());
-    assert(returned.has_value() || !fault.empty() || field.empty());
-    truth_.reads.push_back(Read{now_, w, e, std::string(field), kept(returned), fault, truth_.attempts.size()});
+void Sim::record_read(WindowId w, ElementId e, ReadField field, const std::optional<std::string>& returned, ReadFault fault) {
+    assert(returned.has_value() || fault != ReadFault::None);
+    truth_.reads.push_back(Read{now_, w, e, field, kept(returned), fault, truth_.attempts.size()});
     if (!trace_.on) return;
-    std::string detail = std::string(field) + " -> ";
+    std::string detail = std::string(to_string(field)) + " -> ";
     if (!returned) detail += "(unreadable)";
-    else detail += field == "value" ? truth_.reads.back().returned->shown() : *returned;  // shown_text, digest reused
-    if (!fault.empty()) detail += " [" + fault + "]";
+    else detail += field == ReadField::Value ? truth_.reads.back().returned->shown() : *returned;  // shown_text, digest reused
+    if (fault != ReadFault::None) detail += " [" + std::string(to_string(fault)) + "]";
     trace_.add(now_, TraceKind::Read, subject_of(w, e == 0 ? std::nullopt : std::optional(e)), detail);
 }
 
@@ -59,7 +57,7 @@ std::optional<std::string> Sim::read_value(WindowId w, ElementId e) {
     const ReadAnswer a = begin_read(w, e, has_value);
     std::optional<std::string> out;
     if (a.control != nullptr) out = a.stale ? a.control->prev_value : a.control->c.value;
-    record_read(w, e, "value", out, a.fault);
+    record_read(w, e, ReadField::Value, out, a.fault);
     return out;
 }
 
@@ -67,7 +65,7 @@ std::optional<Selection> Sim::read_selection(WindowId w, ElementId e) {
     const ReadAnswer a = begin_read(w, e, has_selection);
     std::optional<Selection> out;
     if (a.control != nullptr) out = a.stale ? a.control->prev_selection : a.control->c.selection;
-    record_read(w, e, "selection", out ? std::optional(print_selection(*out)) : std::nullopt, a.fault);
+    record_read(w, e, ReadField::Selection, out ? std::optional(print_selection(*out)) : std::nullopt, a.fault);
     return out;
 }
 
@@ -75,7 +73,7 @@ std::optional<bool> Sim::read_toggled(WindowId w, ElementId e) {
     const ReadAnswer a = begin_read(w, e, has_toggled);
     std::optional<bool> out;
     if (a.control != nullptr) out = a.stale ? a.control->prev_toggled : a.control->c.toggled;
-    record_read(w, e, "toggled", out ? std::optional(print_bool(*out)) : std::nullopt, a.fault);
+    record_read(w, e, ReadField::Toggled, out ? std::optional(print_bool(*out)) : std::nullopt, a.fault);
     return out;
 }
 
@@ -83,7 +81,7 @@ std::optional<bool> Sim::read_expanded(WindowId w, ElementId e) {
     const ReadAnswer a = begin_read(w, e, has_expanded);
     std::optional<bool> out;
     if (a.control != nullptr) out = a.stale ? a.control->prev_expanded : a.control->c.expanded;
-    record_read(w, e, "expanded", out ? std::optional(print_bool(*out)) : std::nullopt, a.fault);
+    record_read(w, e, ReadField::Expanded, out ? std::optional(print_bool(*out)) : std::nullopt, a.fault);
     return out;
 }
 
@@ -91,7 +89,7 @@ std::optional<bool> Sim::read_selected(WindowId w, ElementId e) {
     const ReadAnswer a = begin_read(w, e, has_selected);
     std::optional<bool> out;
     if (a.control != nullptr) out = a.stale ? a.control->prev_selected : a.control->c.selected;
-    record_read(w, e, "selected", out ? std::optional(print_bool(*out)) : std::nullopt, a.fault);
+    record_read(w, e, ReadField::Selected, out ? std::optional(print_bool(*out)) : std::nullopt, a.fault);
     return out;
 }
 
@@ -103,12 +101,12 @@ std::optional<bool> Sim::read_dirty(WindowId w) {
     const bool failed = read_rng_.chance(scenario_.faults.read_failure_permille);
     const bool stale = read_rng_.chance(scenario_.faults.stale_read_permille);
     std::optional<bool> out;
-    std::string fault;
-    if (window == nullptr || !window->shown) fault = "missing";
-    else if (failed) fault = "failed";
-    else if (stale) fault = "stale", out = window->prev_dirty;
+    ReadFault fault = ReadFault::None;
+    if (window == nullptr || !window->shown) fault = ReadFault::Missing;
+    else if (failed) fault = ReadFault::Failed;
+    else if (stale) fault = ReadFault::Stale, out = window->prev_dirty;
     else out = window->dirty;
-    record_read(w, 0, "dirty", out ? std::optional(print_bool(*out)) : std::nullopt, fault);
+    record_read(w, 0, ReadField::Dirty, out ? std::optional(print_bool(*out)) : std::nullopt, fault);
     return out;
 }
 

@@ -351,7 +351,7 @@ BOOST_AUTO_TEST_CASE(S4_popup_opens_on_top_and_takes_the_foreground_from_its_own
     desk.wait_ms(20);
     BOOST_TEST(desk.top_level_windows().front().id == 5u);
     BOOST_TEST(desk.foreground() == 5u);
-    BOOST_TEST(desk.truth().foreground_changes.back().by == "app");
+    BOOST_TEST((desk.truth().foreground_changes.back().by == sim::Actor::App));
 }
 
 // --- S-2: windows, monitors, DPI; E-6 ---
@@ -463,7 +463,7 @@ BOOST_AUTO_TEST_CASE(E5_real_click_beside_the_occluder_hits_the_button_and_moves
     BOOST_TEST(shown(desk.truth().delivered.back().hit_element) == "e12");
     BOOST_TEST(desk.truth().count(EffectKind::ButtonClicked) == 1u);
     BOOST_TEST(shown(std::optional(desk.cursor())) == "(120,230)");
-    BOOST_TEST(desk.truth().cursor_moves.back().by == "tool");
+    BOOST_TEST((desk.truth().cursor_moves.back().by == sim::Actor::Tool));
 }
 
 BOOST_AUTO_TEST_CASE(S7_refused_foreground_request_is_granted_after_an_f24_real_key) {
@@ -477,7 +477,7 @@ BOOST_AUTO_TEST_CASE(S7_refused_foreground_request_is_granted_after_an_f24_real_
     BOOST_TEST(to_string(desk.deliver(f24)) == "delivered");
     BOOST_TEST((desk.request_foreground(2) == ForegroundAnswer::Granted));
     BOOST_TEST(desk.foreground() == 2u);
-    BOOST_TEST(desk.truth().foreground_changes.back().by == "tool");
+    BOOST_TEST((desk.truth().foreground_changes.back().by == sim::Actor::Tool));
     BOOST_TEST((desk.request_foreground(1) == ForegroundAnswer::Refused));  // the F24 was used up
 }
 
@@ -489,7 +489,7 @@ BOOST_AUTO_TEST_CASE(S7_stale_read_returns_the_value_before_the_latest_update) {
     desk.wait_ms(100);
     BOOST_TEST(shown(desk.true_value(11)) == "xabc");
     BOOST_TEST(shown(desk.read_value(1, 11)) == "x");
-    BOOST_TEST(desk.truth().reads.back().fault == "stale");
+    BOOST_TEST((desk.truth().reads.back().fault == sim::ReadFault::Stale));
     BOOST_TEST(contains(to_text(desk.trace()), "value -> \"x\" [stale]"));
 }
 
@@ -499,7 +499,7 @@ BOOST_AUTO_TEST_CASE(S7_failed_read_is_unreadable_and_recorded_as_failed) {
     Sim desk = build(s);
     BOOST_TEST(shown(desk.read_value(1, 11)) == "(unreadable)");
     BOOST_TEST(shown(desk.read_dirty(1)) == "(unreadable)");
-    BOOST_TEST(desk.truth().reads.front().fault == "failed");
+    BOOST_TEST((desk.truth().reads.front().fault == sim::ReadFault::Failed));
 }
 
 BOOST_AUTO_TEST_CASE(S7_delivery_exception_throws_and_nothing_happens) {
@@ -625,7 +625,7 @@ BOOST_AUTO_TEST_CASE(F7_wpf_uia_invoke_pulls_the_window_to_the_front_by_app) {
     BOOST_TEST(desk.foreground() == 1u);
     desk.wait_ms(50);
     BOOST_TEST(desk.foreground() == 2u);
-    BOOST_TEST(desk.truth().foreground_changes.back().by == "app");
+    BOOST_TEST((desk.truth().foreground_changes.back().by == sim::Actor::App));
     BOOST_TEST(desk.truth().count(EffectKind::ButtonClicked) == 1u);
 }
 
@@ -661,7 +661,7 @@ BOOST_AUTO_TEST_CASE(F3_app_steals_the_foreground_after_a_background_input) {
     BOOST_TEST(desk.foreground() == 1u);
     desk.wait_ms(1);
     BOOST_TEST(desk.foreground() == 2u);
-    BOOST_TEST(desk.truth().foreground_changes.back().by == "app");
+    BOOST_TEST((desk.truth().foreground_changes.back().by == sim::Actor::App));
 }
 
 BOOST_AUTO_TEST_CASE(F3_input_to_the_foreground_window_triggers_no_steal) {
@@ -674,7 +674,7 @@ BOOST_AUTO_TEST_CASE(F3_input_to_the_foreground_window_triggers_no_steal) {
     BOOST_TEST((desk.request_foreground(1) == ForegroundAnswer::Granted));
     desk.run_until_quiet(1000);
     BOOST_TEST(desk.foreground() == 1u);
-    BOOST_TEST(desk.truth().count_foreground_changes_by("app") == 0u);
+    BOOST_TEST(desk.truth().count_foreground_changes_by(sim::Actor::App) == 0u);
 }
 
 BOOST_AUTO_TEST_CASE(F8_launch_shows_the_window_on_top_without_activating_it) {
@@ -704,7 +704,7 @@ BOOST_AUTO_TEST_CASE(F8_launch_takes_the_foreground_when_the_app_does_by_app) {
     Sim desk = build(s);
     desk.launch("calc");
     BOOST_TEST(desk.foreground() == 3u);
-    BOOST_TEST(desk.truth().foreground_changes.back().by == "app");
+    BOOST_TEST((desk.truth().foreground_changes.back().by == sim::Actor::App));
 }
 
 // --- S-5: the user and other windows ---
@@ -718,7 +718,7 @@ BOOST_AUTO_TEST_CASE(S5_user_types_into_the_foreground_focus_as_no_step) {
     BOOST_TEST(desk.last_input_ms() == 200);
     BOOST_TEST(shown(desk.true_value(11)) == "xzz");
     BOOST_TEST(desk.truth().effects.front().step == sim::no_step);
-    BOOST_TEST(desk.truth().effects.front().by == "user");
+    BOOST_TEST((desk.truth().effects.front().by == sim::Actor::User));
 }
 
 BOOST_AUTO_TEST_CASE(S5_user_click_brings_its_window_to_the_front_by_user) {
@@ -727,7 +727,7 @@ BOOST_AUTO_TEST_CASE(S5_user_click_brings_its_window_to_the_front_by_user) {
     Sim desk = build(s);
     desk.wait_ms(10);
     BOOST_TEST(desk.foreground() == 2u);
-    BOOST_TEST(desk.truth().foreground_changes.back().by == "user");
+    BOOST_TEST((desk.truth().foreground_changes.back().by == sim::Actor::User));
 }
 
 BOOST_AUTO_TEST_CASE(S5_window_to_front_changes_the_foreground_by_another_window) {
@@ -738,7 +738,7 @@ BOOST_AUTO_TEST_CASE(S5_window_to_front_changes_the_foreground_by_another_window
     BOOST_TEST(desk.foreground() == 1u);
     desk.wait_ms(1);
     BOOST_TEST(desk.foreground() == 2u);
-    BOOST_TEST(desk.truth().foreground_changes.back().by == "another-window");
+    BOOST_TEST((desk.truth().foreground_changes.back().by == sim::Actor::AnotherWindow));
 }
 
 BOOST_AUTO_TEST_CASE(S5_last_input_is_the_latest_of_the_user_and_the_tool_real_input) {

@@ -140,7 +140,7 @@ sim::Scenario wpf_desk() {
     return s;
 }
 
-std::size_t foreground_changes_by(const sim::GroundTruth& t, const std::string& by) {
+std::size_t foreground_changes_by(const sim::GroundTruth& t, sim::Actor by) {
     return t.count_foreground_changes_by(by);
 }
 
@@ -162,7 +162,7 @@ BOOST_AUTO_TEST_CASE(F5_F7_three_steps_on_a_wpf_window_borrow_once_and_give_back
     BOOST_TEST(b.foreground.restored);
     BOOST_REQUIRE_EQUAL(run.steps.size(), 3u);  // the batch's step reports (RunResult::steps)
     for (const auto& st : run.steps) BOOST_TEST(st.result.evidence.foreground.held);  // keep_foreground on every step
-    BOOST_TEST(foreground_changes_by(run.truth(), "tool") == 2u);  // in once, back once
+    BOOST_TEST(foreground_changes_by(run.truth(), sim::Actor::Tool) == 2u);  // in once, back once
     BOOST_TEST(run.sim->true_foreground() == 2u);
     BOOST_TEST(run.truth().count(EffectKind::Toggled) == 1u);
 }
@@ -502,7 +502,7 @@ BOOST_AUTO_TEST_CASE(F3_an_app_that_grabs_the_foreground_after_a_background_acti
     BOOST_TEST(fg.borrowed);
     BOOST_TEST(fg.by == "app");
     BOOST_TEST(fg.restored);
-    BOOST_TEST(run.truth().count_foreground_changes_by("app") == 1u);
+    BOOST_TEST(run.truth().count_foreground_changes_by(sim::Actor::App) == 1u);
     BOOST_TEST(run.sim->true_foreground() == 2u);
 }
 
@@ -542,7 +542,7 @@ sim::Scenario busy_user(TimeMs typing_until_ms) {
 }
 TimeMs first_tool_borrow_ms(const sim::GroundTruth& t) {
     for (const auto& c : t.foreground_changes) {
-        if (c.by == "tool") return c.at_ms;
+        if (c.by == sim::Actor::Tool) return c.at_ms;
     }
     return -1;
 }
@@ -654,7 +654,7 @@ BOOST_AUTO_TEST_CASE(W4_F3_the_targets_app_grabbing_the_front_during_the_reconci
     BOOST_TEST(report.foreground.by == "app");
     BOOST_TEST(report.foreground.restored);
     BOOST_TEST(!report.foreground.changed_by.has_value());
-    BOOST_TEST(desk_sim.truth().count_foreground_changes_by("app") == 1u);
+    BOOST_TEST(desk_sim.truth().count_foreground_changes_by(sim::Actor::App) == 1u);
     BOOST_TEST(desk_sim.true_foreground() == 2u);  // given back
     BOOST_TEST(to_string(report.outcome) == "done");
     // The campaign's agent, and the checks on the whole call.
@@ -840,7 +840,7 @@ std::size_t feed_reads_after_post(const sim::GroundTruth& t) {
     const auto post = std::find_if(t.attempts.begin(), t.attempts.end(), [](const sim::Attempt& a) { return a.step == 0; });
     BOOST_TEST_REQUIRE((post != t.attempts.end()));
     return static_cast<std::size_t>(std::count_if(t.reads.begin(), t.reads.end(), [&](const sim::Read& r) {
-        return r.element == 2 && r.field == "value" && r.at_ms >= post->at_ms &&
+        return r.element == 2 && r.field == sim::ReadField::Value && r.at_ms >= post->at_ms &&
                r.attempts_before > static_cast<std::size_t>(post - t.attempts.begin());
     }));
 }
