@@ -3,7 +3,7 @@
 // names) and prints the judgement. Bad input: one line "PATH: REASON" (a JSON pointer) and exit 2.
 // A counterexample of `deskcheck mutate-rules --rules observation` is such an input with a
 // "counterexample" header; with --rule-mutation ID (or with the header) the observation checks
-// (harness/observation_checks.h) run on it too, and a violation exits 1.
+// (harness/observation_cases.h) run on it too, and a violation exits 1.
 #include <algorithm>
 #include <array>
 #include <fstream>
@@ -20,7 +20,7 @@
 #include "cli/commands.h"
 #include "json/strict_parse.h"
 #include "model/observation.h"
-#include "harness/observation_checks.h"
+#include "harness/observation_cases.h"
 #include "harness/observation_mutation.h"
 
 namespace deskcheck::cli {

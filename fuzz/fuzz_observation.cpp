@@ -1,6 +1,6 @@
 // fuzz_observation: bytes -> (action, contract, snapshot, previous snapshot?), drawn by the one
 // drawer of observation cases (props::draw_observation_case, as the campaign draws them) ->
-// assess_observation_snapshot(), then every check of harness/observation_checks.h (SPEC
+// assess_observation_snapshot(), then every check of harness/observation_cases.h (SPEC
 // O-1..O-3) on the shipped table: the judgement is total and its deciding row's; deterministic; a
 // missing required field gives needs_evidence naming exactly the fields not carried; never observed
 // without the evidence the seed asks for; a previous snapshot of another correlation, target or
@@ -14,7 +14,7 @@
 #include "fuzz/fuzzed_data_provider.h"
 #include "harness/judge_run.h"
 #include "model/observation.h"
-#include "harness/observation_checks.h"
+#include "harness/observation_cases.h"
 #include "sim/choices.h"
 
 namespace {
@@ -47,8 +47,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const props::FreeText free_text = [&fdp] { return fdp.ConsumeRandomLengthString(text_length_max); };
     const props::ObservationCase c = props::draw_observation_case(choices, free_text);
     const ObservationJudgement j = assess_observation_snapshot(c.input());
+    const props::ObservationUnderTest tool = props::under_test(observation_rules());
     for (const props::ObservationCheck& check : props::observation_checks()) {
-        if (const auto v = check.fn(c, j, observation_rules())) {
+        if (const auto v = check.fn(c, j, tool)) {
             props::invariant_broken(target, v->property + ": " + v->explanation, props::describe_observation(c, j));
         }
     }

@@ -21,9 +21,10 @@ bool same_decision(const ObservationJudgement& a, const ObservationJudgement& b)
 
 // Whether `table` violates `property` on `c`.
 bool violates(const ObservationCase& c, ObservationTable table, std::string_view property) {
-    const ObservationJudgement j = judge(c, table);
+    const ObservationUnderTest tool = under_test(table);
+    const ObservationJudgement j = tool.judge(c);
     for (const ObservationCheck& check : observation_checks()) {
-        if (check.name == property) return check.fn(c, j, table).has_value();
+        if (check.name == property) return check.fn(c, j, tool).has_value();
     }
     return false;
 }

@@ -1,5 +1,5 @@
 // Mutation testing of the observation rules (seed 004; `deskcheck mutate-rules --rules observation`):
-// change one row of the ten, run the observation checks (harness/observation_checks.h) on
+// change one row of the ten, run the observation checks (harness/observation_cases.h) on
 // generated cases judged by the mutated table, and see whether one notices.
 //
 // The mutations of a row: its outcome replaced by each other outcome; the row removed; moved one
@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "model/observation.h"
-#include "harness/observation_checks.h"
+#include "harness/observation_cases.h"
 
 namespace deskcheck::props {
 

@@ -21,7 +21,7 @@
 #include "model/observation.h"
 #include "model/verdict.h"
 #include "harness/campaign.h"
-#include "harness/observation_checks.h"
+#include "harness/observation_cases.h"
 #include "harness/observation_mutation.h"
 #include "harness/rule_mutation.h"
 #include "harness/deterministic.h"

@@ -1,5 +1,6 @@
 // The checks of the observation judgement (SPEC O-1..O-3, seed 004): plain functions over one case
-// (action, contract, snapshot, previous?) and the judgement a rule table gave it, each returning a
+// (action, contract, snapshot, previous?), the judgement a rule table gave it and the table asked
+// again on variants of the case (ObservationUnderTest), each returning a
 // violation value (never aborting). The fuzz target `fuzz_observation` and `deskcheck mutate-rules`
 // (harness/observation_mutation.h) both call these: a property is never written twice.
 //
@@ -9,6 +10,7 @@
 // on variants of it that must be judged alike), so a mutated table is judged like the shipped one.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -18,8 +20,6 @@
 #include <vector>
 
 #include "model/observation.h"
-#include "sim/choices.h"
-#include "sim/prng.h"
 
 namespace deskcheck::props {
 
@@ -34,6 +34,21 @@ struct ObservationCase {
 };
 
 using ObservationTable = std::span<const ObservationRule>;
+
+// The rule table under test, as the checks use it: its rows as data (each row's order, reason,
+// outcome and SPEC ids, and the condition it applies by, asked by observation_decided_by_a_row),
+// and the tool's judgement of any case the checks make up (the harness's: model/observation.h
+// assess_observation over these rows, harness/observation_cases.h under_test). The checks never
+// link the tool: they ask it.
+struct ObservationUnderTest {
+    ObservationTable table;
+    std::function<ObservationJudgement(const ObservationCase&)> judge;
+};
+
+// Seed 004's snapshot fields, in its order.
+inline constexpr std::array<std::string_view, 9> seed_field_names{"observedAt", "source",    "correlationId",
+                                                                  "target",     "state",     "evidenceStatus",
+                                                                  "freshness",  "fingerprint", "effectStatus"};
 
 struct ObservationViolation {
     std::string property;     // the check's name
@@ -57,32 +72,32 @@ SeedExpectation seed_row(std::uint8_t order);
 // O-1: some row decides (the judgement is total), and the judgement is that row's: its order,
 // outcome, reason and SPEC ids, with exactly the rows tried before it listed as passed.
 std::optional<ObservationViolation> observation_decided_by_a_row(const ObservationCase& c, const ObservationJudgement& j,
-                                                                 ObservationTable table);
+                                                                 const ObservationUnderTest& tool);
 // O-1: the same case judged twice gives the same judgement.
 std::optional<ObservationViolation> observation_deterministic(const ObservationCase& c, const ObservationJudgement& j,
-                                                              ObservationTable table);
+                                                              const ObservationUnderTest& tool);
 // O-1 rule 1: a required field not carried gives needs_evidence / snapshot_fields_missing whatever
 // else is wrong, naming exactly the fields not carried, in contract order.
 std::optional<ObservationViolation> observation_missing_fields_named(const ObservationCase& c,
-                                                                     const ObservationJudgement& j, ObservationTable table);
+                                                                     const ObservationJudgement& j, const ObservationUnderTest& tool);
 // O-1, O-3: observed only for a snapshot of this correlation and target, observed evidence, fresh,
 // effect not unknown, in the expected (and known) state, not the unadvanced copy of the previous one.
 std::optional<ObservationViolation> observation_never_observed_without_evidence(const ObservationCase& c,
                                                                                 const ObservationJudgement& j,
-                                                                                ObservationTable table);
+                                                                                const ObservationUnderTest& tool);
 // O-1, O-2: a previous snapshot of another correlation, target or fingerprint judges like none at
 // all; observedAt and source, once carried, change nothing.
 std::optional<ObservationViolation> observation_irrelevant_changes_change_nothing(const ObservationCase& c,
                                                                                   const ObservationJudgement& j,
-                                                                                  ObservationTable table);
+                                                                                  const ObservationUnderTest& tool);
 // O-1, O-2: the oracle. The first of the seed's ten conditions that holds decides, with the seed's
 // outcome and reason for it.
 std::optional<ObservationViolation> observation_follows_the_seed_order(const ObservationCase& c,
                                                                        const ObservationJudgement& j,
-                                                                       ObservationTable table);
+                                                                       const ObservationUnderTest& tool);
 
 using ObservationCheckFn = std::optional<ObservationViolation> (*)(const ObservationCase&, const ObservationJudgement&,
-                                                                    ObservationTable);
+                                                                    const ObservationUnderTest&);
 struct ObservationCheck {
     std::string_view name;
     std::string_view spec;
@@ -90,32 +105,6 @@ struct ObservationCheck {
 };
 // Every check, in the order they are tried (the oracle last: the others name the promise broken).
 std::span<const ObservationCheck> observation_checks();
-
-// Judges the case by `table` and tries every check; the first violation, or nullopt.
-std::optional<ObservationViolation> check_observation(const ObservationCase& c, ObservationTable table);
-// Every check's violation on the case (by check order).
-std::vector<ObservationViolation> observation_violations(const ObservationCase& c, ObservationTable table);
-
-// ---- cases --------------------------------------------------------------------------------------
-
-// A drawn case: small pools so that equal and different values are both common; mostly the
-// action's own correlation and target, and half the time the one evidence status and freshness
-// that pass, so the later rules are reached; a field not carried about one time in six; a text
-// outside the pools one time in eight, from `free_text`. The one drawer of observation cases:
-// generate_observation_case (the PRNG) and fuzz_observation (libFuzzer's bytes) both call it.
-using FreeText = std::function<std::string()>;
-ObservationCase draw_observation_case(sim::Choices& choices, const FreeText& free_text);
-// Over the seeded PRNG, free texts of up to 6 letters of the pools' alphabet.
-ObservationCase generate_observation_case(sim::Prng& rng);
-// Case `index` of a run seeded `seed` (its own stream: case_seed(seed, index)).
-ObservationCase observation_case(std::uint64_t seed, std::uint32_t index);
-
-struct LabelledObservationCase {
-    std::string label;
-    ObservationCase c;
-};
-// Seed 004's twelve-case test matrix, in its order, with the seed's action and contract.
-std::vector<LabelledObservationCase> seed_observation_matrix();
 
 // The case and its judgement, for people (several lines).
 std::string describe_observation(const ObservationCase& c, const ObservationJudgement& j);
