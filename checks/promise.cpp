@@ -4,6 +4,8 @@
 #include <cctype>
 #include <string>
 
+#include "checks/verdict_oracle.h"
+
 namespace deskcheck::props {
 namespace {
 
@@ -102,15 +104,10 @@ Promise expected_promise(const sim::Scenario& s, const sim::Step& step, bool has
         case sim::StepKind::Hotkey: {
             if (!has_ref) return Promise::Nothing;
             if (select_all_keys(step.keys)) return Promise::SelectionCoversText;  // V-3
-            if (!hotkeys_by_intent) return Promise::ValueOrSelectionChanged;               // V-4 as published
-            switch (intent_of_keys(step.keys)) {
-                case HotkeyIntent::Save: return Promise::DirtyCleared;
-                case HotkeyIntent::Edit: return Promise::ValueChanged;
-                case HotkeyIntent::Navigate: return Promise::SelectionChanged;
-                case HotkeyIntent::Focus:
-                case HotkeyIntent::Other: return Promise::Nothing;
-            }
-            return Promise::Nothing;
+            ActionFacts hotkey;  // V-4: the rule set's stated hotkey promise, for the keys' intent
+            hotkey.kind = ActionKind::Hotkey;
+            hotkey.intent = intent_of_keys(step.keys);
+            return promise_stated(hotkey, hotkeys_by_intent);
         }
         case sim::StepKind::Click: {
             // V-7: a control with a readable toggle, expand or selection state, by its UIA role.
