@@ -215,27 +215,27 @@ std::span<const ObservationCheck> observation_checks() {
     return checks;
 }
 
-std::string observation_case_line(const ObservationCase& c) {
+namespace {
+
+// The case: on one line, or its parts on lines of their own for people (the contract named).
+std::string case_text(const ObservationCase& c, bool lines) {
+    const std::string sep = lines ? "\n  " : " ";
     std::string out = "action {correlationId=\"" + c.action.correlation_id + "\" target=\"" + c.action.target +
-                      "\" expectedState=\"" + c.action.expected_state + "\"} required [";
+                      "\" expectedState=\"" + c.action.expected_state + "\"}" + sep + (lines ? "contract " : "") + "required [";
     for (const auto& f : c.contract.required_fields) out += " " + f;
     out += " ] known [";
     for (const auto& s : c.contract.known_states) out += " \"" + s + "\"";
-    out += " ] snapshot " + show_snapshot(c.snapshot) + " previous " +
+    out += " ]" + sep + "snapshot " + show_snapshot(c.snapshot) + sep + "previous " +
            (c.previous ? show_snapshot(*c.previous) : std::string("(none)"));
     return out;
 }
 
+}  // namespace
+
+std::string observation_case_line(const ObservationCase& c) { return case_text(c, false); }
+
 std::string describe_observation(const ObservationCase& c, const ObservationJudgement& j) {
-    std::string out = "action {correlationId=\"" + c.action.correlation_id + "\" target=\"" + c.action.target +
-                      "\" expectedState=\"" + c.action.expected_state + "\"}\n  contract required [";
-    for (const auto& f : c.contract.required_fields) out += " " + f;
-    out += " ] known [";
-    for (const auto& s : c.contract.known_states) out += " \"" + s + "\"";
-    out += " ]\n  snapshot " + show_snapshot(c.snapshot) + "\n  previous " +
-           (c.previous ? show_snapshot(*c.previous) : std::string("(none)"));
-    out += "\n  -> " + outcome_line(j);
-    return out;
+    return case_text(c, true) + "\n  -> " + outcome_line(j);
 }
 
 }  // namespace deskcheck::props
