@@ -16,5 +16,6 @@ int cmd_judge_snapshot(const Argv& args);
 int cmd_mutate_rules(const Argv& args);
 int cmd_r0(const Argv& args);
 int cmd_claims(const Argv& args);
+int cmd_case(const Argv& args);
 
 }  // namespace deskcheck::cli
