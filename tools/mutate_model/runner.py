@@ -702,7 +702,10 @@ def main(argv: List[str]) -> int:
                             res.first_difference = {
                                 "command": name, "case": x[0], "case_seed": x[1], "judged": bool(x[3]),
                                 "rerun": f"DESKCHECK_MUTANT={m.id} {os.path.relpath(binary, root)} run --rules {rules} "
-                                         f"--seed {a.seed} --first-case {x[0]} --cases 1 --no-shrink"}
+                                         f"--seed {a.seed} --first-case {x[0]} --cases 1 --no-shrink",
+                                "look": f"{os.path.relpath(binary, root)} case --seed {a.seed} --index {x[0]} --rules {rules} "
+                                        f"--out case.json && diff <({os.path.relpath(binary, root)} replay case.json) "
+                                        f"<(DESKCHECK_MUTANT={m.id} {os.path.relpath(binary, root)} replay case.json)"}
                         break
             if res.first_difference is None:
                 res.status = "equivalent?"
@@ -827,7 +830,7 @@ def print_report(r: dict) -> None:
                 seed = f" (case seed {fd['case_seed']})" if "case_seed" in fd else ""
                 where = (f"    behaves differently first at {fd['command']} case {fd['case']}{seed};"
                          f" {'a property judged it' if fd['judged'] else 'no property judged it'}\n"
-                         f"    rerun: {fd['rerun']}")
+                         f"    rerun: {fd['rerun']}" + (f"\n    timelines: {fd['look']}" if "look" in fd else ""))
             elif fd:
                 where = f"    {fd['command']}: {fd['what']}"
             print(f"  #{sv['id']} {sv['status']} {sv['operator']} in {sv['function']}\n    " +
