@@ -10,7 +10,8 @@ Args::Args(std::string command, std::vector<std::string> argv, std::set<std::str
            std::set<std::string> options)
     : command_(std::move(command)) {
     for (std::size_t i = 0; i < argv.size() && !error_; ++i) {
-        const std::string& a = argv[i];
+        // -h is --help for every command that has one.
+        const std::string& a = argv[i] == "-h" && flags.count("--help") != 0 ? std::string("--help") : argv[i];
         if (a.rfind("--", 0) != 0 || a == "--") {
             positional_.push_back(a);
             continue;

@@ -138,7 +138,7 @@ int cmd_judge_snapshot(const Argv& argv) {
     if (!args.ok()) return usage_error("judge-snapshot", args.error());
     if (args.flag("--help")) {
         std::cout << "usage: deskcheck judge-snapshot FILE|- [--json] [--rule-mutation ID]\n"
-                     "judges one observation snapshot by the ten rules of `deskcheck rules --observation` (O-1).\n"
+                     "judges one observation snapshot by the ten rules of `deskcheck rules --rules observation` (O-1).\n"
                      "input: {\"action\": {correlationId, target, expectedState},\n"
                      "        \"contract\": {version, requiredFields: [..], knownStates: [..]},\n"
                      "        \"snapshot\": {observedAt, source, correlationId, target, state, evidenceStatus,\n"

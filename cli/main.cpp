@@ -22,7 +22,7 @@ struct Command {
 };
 
 constexpr Command commands[] = {
-    {"rules", "rules [--rules published|current] [--json]   print a rule set's verdict table (--observation: the ten observation rules)", deskcheck::cli::cmd_rules},
+    {"rules", "rules [--rules published|current|observation] [--json]   print a rule set's verdict table, or the ten observation rules", deskcheck::cli::cmd_rules},
     {"run", "run [--seed S] [--cases N] [--rules R] [--property P] [--json]   a property campaign over generated desktops", deskcheck::cli::cmd_run},
     {"case", "case --seed S --index K [--out FILE]     the scenario of one case of a campaign, for replay", deskcheck::cli::cmd_case},
     {"replay", "replay FILE... [--json] [--html OUT.html] replay scenario files: timeline (text, or an HTML page), evidence, judgement", deskcheck::cli::cmd_replay},

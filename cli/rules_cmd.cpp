@@ -105,18 +105,16 @@ void print_observation_rules_text(std::ostream& out) {
 }  // namespace
 
 int cmd_rules(const Argv& argv) {
-    Args args("rules", argv, {"--json", "--help", "--observation"}, {"--rules"});
+    Args args("rules", argv, {"--json", "--help"}, {"--rules"});
     if (!args.ok()) return usage_error("rules", args.error());
     if (args.flag("--help")) {
-        std::cout << "usage: deskcheck rules [--rules published|current] [--json]\n"
-                     "       deskcheck rules --observation [--json]\n"
-                     "prints the verdict rule table of one rule set (both when --rules is not given),\n"
-                     "or with --observation the ten ordered rules that judge an observation snapshot (O-1)\n";
+        std::cout << "usage: deskcheck rules [--rules published|current|observation] [--json]\n"
+                     "prints the verdict rule table of one rule set (published and current when --rules is not given),\n"
+                     "or with --rules observation the ten ordered rules that judge an observation snapshot (O-1)\n";
         return exit_ok;
     }
     if (!args.positional().empty()) return usage_error("rules", "unexpected argument '" + args.positional().front() + "'");
-    if (args.flag("--observation")) {
-        if (args.option("--rules")) return usage_error("rules", "--observation takes no --rules: there is one observation rule table");
+    if (args.option("--rules") == "observation") {
         if (args.flag("--json")) {
             std::cout << nlohmann::ordered_json{{"observation_rules", observation_rules_json()}}.dump(2) << "\n";
         } else {
@@ -127,7 +125,7 @@ int cmd_rules(const Argv& argv) {
     std::vector<const RuleSet*> sets;
     if (const auto name = args.option("--rules")) {
         const RuleSet* r = find_rules(*name);
-        if (r == nullptr) return usage_error("rules", "unknown rule set '" + *name + "' (expected published or current)");
+        if (r == nullptr) return usage_error("rules", "unknown rule set '" + *name + "' (expected published, current or observation)");
         sets.push_back(r);
     } else {
         for (const RuleSet* r : all_rule_sets()) sets.push_back(r);

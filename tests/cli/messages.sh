@@ -79,4 +79,12 @@ grep -q "^  x[0-9]* *published .* -> current " out || fail "diff-rules prints no
 grep -q "^        e.g. " out || fail "diff-rules prints no example per group"
 [ "$(wc -l < out)" -lt 120 ] || fail "diff-rules prints $(wc -l < out) lines"
 "$DESKCHECK" diff-rules published current --all | grep -q "^every situation:" || fail "diff-rules --all lists nothing"
+
+# One grammar: every command takes -h as --help (its usage, exit 0); the observation rules are a
+# rule set like the others (--rules observation), not a separate flag.
+for c in $("$DESKCHECK" help | sed -n 's/^  \([a-z][a-z0-9-]*\) .*/\1/p'); do
+    "$DESKCHECK" "$c" -h > out 2> err || fail "$c -h: exit $?: $(head -1 err)"
+    grep -q "usage" out || fail "$c -h: prints no usage"
+done
+"$DESKCHECK" rules --rules observation | grep -q "^observation rules" || fail "rules --rules observation does not print the observation rules"
 note "ok"
