@@ -172,10 +172,14 @@ std::variant<fs::path, FileError> write_temporary(const fs::path& file, std::str
 
 std::variant<std::string, FileError> read_input_file(const fs::path& file, std::size_t bytes_max) {
     const std::string name = quoted(file);
-    // Non-blocking open: a FIFO without a writer must not hang here (cleared right after).
-    Fd fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY));
+    // "-" is standard input (a copy of the descriptor: closing it leaves the process's own open).
+    // Otherwise a non-blocking open: a FIFO without a writer must not hang here (cleared right after).
+    const bool standard_input = file == "-";
+    Fd fd(standard_input ? ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0)
+                         : ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY));
     if (fd.get() < 0) {
         const int err = errno;
+        if (standard_input) return FileError{name + ": standard input is closed: " + errno_text(err)};
         if (err == ENOENT) return FileError{name + ": no such file"};
         return FileError{name + ": cannot open it: " + errno_text(err)};
     }
@@ -183,7 +187,7 @@ std::variant<std::string, FileError> read_input_file(const fs::path& file, std::
     if (::fstat(fd.get(), &st) != 0) return FileError{name + ": cannot read it: " + errno_text(errno)};
     if (S_ISDIR(st.st_mode)) return FileError{name + ": is a folder, not a file"};
     const int flags = ::fcntl(fd.get(), F_GETFL);
-    if (flags >= 0) ::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK);
+    if (flags >= 0 && !standard_input) ::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK);
     std::string out;
     std::vector<char> chunk(read_chunk_bytes);
     while (out.size() <= bytes_max) {

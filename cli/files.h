@@ -31,7 +31,8 @@ struct FileError {
 };
 
 // The whole file, or an error: "FILE: no such file", "FILE: is a folder", "FILE: larger than N
-// bytes", "FILE: cannot read it: <errno text>". Never reads more than bytes_max + 1 bytes.
+// bytes", "FILE: cannot read it: <errno text>". Never reads more than bytes_max + 1 bytes. "-" is
+// standard input, for every command that reads a file.
 std::variant<std::string, FileError> read_input_file(const std::filesystem::path& file, std::size_t bytes_max);
 
 // Makes `dir` (and its parents) a writable folder: an error when it names a regular file, cannot

@@ -111,18 +111,6 @@ Input input_from(const Json& j) {
 
 // The input, read with a bound (never more than the limit + 1 bytes: /dev/zero is refused at once).
 std::optional<std::string> read_all(const std::string& name, std::string& error) {
-    if (name == "-") {
-        std::string text;
-        std::array<char, 4096> chunk{};
-        while (std::cin.read(chunk.data(), chunk.size()) || std::cin.gcount() > 0) {
-            text.append(chunk.data(), static_cast<std::size_t>(std::cin.gcount()));
-            if (text.size() > input_bytes_max) {
-                error = "-: larger than " + std::to_string(input_bytes_max) + " bytes";
-                return std::nullopt;
-            }
-        }
-        return text;
-    }
     auto read = read_input_file(name, input_bytes_max);
     if (auto* e = std::get_if<FileError>(&read)) {
         error = printable(e->message);

@@ -367,10 +367,12 @@ int cmd_replay(const Argv& argv) {
 namespace {
 
 constexpr const char* shrink_help =
-    "usage: deskcheck shrink FILE --property P [--out FILE] [--rules R] [--mutation M] [--no-agent]\n"
+    "usage: deskcheck shrink FILE|- [--property P] [--out FILE] [--rules R] [--mutation M] [--no-agent]\n"
     "                        [--max-attempts N] [--seconds S]\n"
     "shrinks a scenario file while it keeps violating property P (never another one) and writes the\n"
-    "result (default FILE.shrunk.json) as a counterexample; progress goes to stderr.\n"
+    "result (default FILE.shrunk.json; --out is needed with - for standard input) as a counterexample;\n"
+    "progress goes to stderr. A counterexample's header gives the property, the rule set and the\n"
+    "mutation the options leave unsaid, as replay takes them.\n"
     "  --max-attempts N  candidates tried at most (default 4000): a count, so the same file always\n"
     "                    shrinks to the same result\n"
     "  --seconds S       stop after S seconds of wall clock and write the result so far (not\n"
@@ -398,14 +400,14 @@ int cmd_shrink(const Argv& argv) {
     props::RunOptions ro;
     std::string rules_override;
     if (args.ok()) parse_run_options(args, ro, rules_override);
-    const auto property = args.option("--property");
+    std::optional<std::string> property = args.option("--property");
     const auto attempts_max = args.number("--max-attempts");
     const auto seconds = args.number("--seconds");
     if (attempts_max && (*attempts_max == 0 || *attempts_max > 10'000'000)) args.fail("--max-attempts must lie in 1..10000000");
     if (seconds && (*seconds == 0 || *seconds > 7 * 24 * 3600)) args.fail("--seconds must lie in 1..604800");
     if (args.ok() && args.positional().size() != 1) args.fail("expects one scenario file");
-    if (args.ok() && !property) args.fail("needs --property P");
-    if (args.ok() && props::find_check(*property) == nullptr) {
+    if (args.ok() && args.positional().front() == "-" && !args.option("--out")) args.fail("reading standard input (-), it needs --out F");
+    if (args.ok() && property && props::find_check(*property) == nullptr) {
         args.fail("unknown property '" + printable(*property, 60) + "' (expected one of: " + property_list() + ")");
     }
     if (!args.ok()) return usage_error("shrink", args.error());
@@ -417,11 +419,18 @@ int cmd_shrink(const Argv& argv) {
         std::cerr << "deskcheck shrink: " << printable(*e) << "\n";
         return exit_usage;
     }
+    auto doc = std::get<sim::ScenarioDocument>(std::move(read));
+    // As replay does: a counterexample's header gives the property, the rule set and the mutation
+    // that the options leave unsaid.
+    if (!property && doc.counterexample) property = doc.counterexample->property;
+    if (!property) return usage_error("shrink", "needs --property P (the file has no counterexample header to take it from)");
+    if (ro.mutation == Mutation::None && !args.option("--mutation") && doc.counterexample && doc.counterexample->mutation) {
+        ro.mutation = *doc.counterexample->mutation;
+    }
     if (const auto e = check_output_file(out)) {
         std::cerr << "deskcheck shrink: --out " << e->message << "\n";
         return exit_infrastructure;
     }
-    auto doc = std::get<sim::ScenarioDocument>(std::move(read));
     if (!rules_override.empty()) doc.scenario.rules = rules_override;
     if (ro.rules == nullptr) ro.rules = &props::rules_for(doc.scenario);
     const auto fails = props::still_violates(*property, ro);
@@ -429,7 +438,7 @@ int cmd_shrink(const Argv& argv) {
         std::string hint;
         if (doc.counterexample && doc.counterexample->mutation && ro.mutation == Mutation::None) {
             hint = " (its header names the mutation " + std::string(to_string(*doc.counterexample->mutation)) +
-                   ": add --mutation " + std::string(to_string(*doc.counterexample->mutation)) + ")";
+                   ", which --mutation none leaves out)";
         }
         std::cerr << "deskcheck shrink: " << printable(file) << ": property " << *property << " holds; nothing to shrink"
                   << hint << "\n";

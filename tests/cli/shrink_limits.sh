@@ -25,9 +25,9 @@ cmp -s thirty.json thirty-again.json || fail "the same file and limit shrank to 
 expect_rc 0 $? "replay of a shrink stopped by --max-attempts"
 "$DESKCHECK" shrink "$big" --property no_resend_after_unknown --max-attempts 0 > /dev/null 2> err
 expect_rc 2 $? "--max-attempts 0"
-"$DESKCHECK" shrink "$big" --property no_resend_after_unknown > /dev/null 2> err
-expect_rc 2 $? "shrink of a self-test file without its mutation"
-grep -q "holds; nothing to shrink (its header names the mutation retry_unknown_once: add --mutation retry_unknown_once)" err ||
+"$DESKCHECK" shrink "$big" --property no_resend_after_unknown --mutation none > /dev/null 2> err
+expect_rc 2 $? "shrink of a self-test file with its mutation left out"
+grep -q "holds; nothing to shrink (its header names the mutation retry_unknown_once, which --mutation none leaves out)" err ||
     fail "shrink does not point at the header's mutation: $(cat err)"
 
 # SIGINT once the first progress line is out (the start line: the handler is in place by then).
@@ -52,4 +52,22 @@ grep -q "stopped by SIGINT: the result so far" out || fail "the shrink does not 
 grep -q "^written to interrupted.json" out || fail "the result so far was not written"
 "$DESKCHECK" replay interrupted.json > /dev/null 2>&1
 expect_rc 0 $? "replay of the interrupted shrink's result"
+
+# The header gives what the options leave unsaid (property, mutation), as replay takes them; "-"
+# reads standard input and then needs --out; a file without a header needs --property.
+"$DESKCHECK" run --seed 5 --cases 30 --no-shrink --mutation unreadable_as_empty --out hdr > /dev/null 2>&1
+f=$(ls hdr/*.json | head -1)
+[ -n "$f" ] || fail "run --mutation unreadable_as_empty wrote no counterexample on seed 5"
+"$DESKCHECK" shrink "$f" --out from-header.json > out 2>&1
+expect_rc 0 $? "shrink of a counterexample without --property"
+"$DESKCHECK" shrink - --out from-stdin.json < "$f" > out 2>&1
+expect_rc 0 $? "shrink - < counterexample"
+cmp -s from-header.json from-stdin.json || fail "shrink FILE and shrink - < FILE differ"
+"$DESKCHECK" shrink - < "$f" > out 2> err
+expect_rc 2 $? "shrink - without --out"
+grep -q "needs --out" err || fail "shrink - without --out does not say it needs --out: $(cat err)"
+"$DESKCHECK" case --seed 5 --index 1 > bare.json
+"$DESKCHECK" shrink bare.json --out bare-shrunk.json > out 2> err
+expect_rc 2 $? "shrink of a file without a header, without --property"
+grep -q "needs --property" err || fail "shrink without a header or --property: $(cat err)"
 note "ok"
