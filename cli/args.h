@@ -18,6 +18,9 @@ inline constexpr int exit_usage = 2;
 // S-8: the process ran out of memory (one line on stderr, never an abort). `deskcheck nightly`
 // gives 3 another meaning (a property violated) in its own table; its out-of-memory is 3 too.
 inline constexpr int exit_out_of_memory = 3;
+// replay, judge-snapshot: a file's recorded outcome did NOT reproduce (1 is a violation that did,
+// or one no file recorded).
+inline constexpr int exit_not_reproduced = 4;
 
 struct UsageError {
     std::string message;

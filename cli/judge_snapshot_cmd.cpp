@@ -136,7 +136,8 @@ int cmd_judge_snapshot(const Argv& argv) {
                      "--rule-mutation ID: judge by the observation rules with that mutation (mutate-rules --rules\n"
                      "observation); with it, or with a counterexample header, the observation checks run too.\n"
                      "exit: 0 judged (whatever the outcome) and no check violated, 1 a check is violated (a rule\n"
-                     "mutation's counterexample reproduces), 2 bad usage or bad input (PATH: REASON)\n";
+                     "mutation's counterexample reproduces), 2 bad usage or bad input (PATH: REASON),\n"
+                     "      4 the file's recorded outcome (its counterexample header) did NOT reproduce\n";
         return exit_ok;
     }
     if (args.positional().size() != 1) return usage_error("judge-snapshot", "expects one FILE, or - for stdin");
@@ -167,7 +168,11 @@ int cmd_judge_snapshot(const Argv& argv) {
     const auto j = assess_observation(table, in.input());
     const bool checked = mutation_id.has_value() || in.recorded_property.has_value();
     const auto violations = checked ? props::observation_violations(in, table) : std::vector<props::ObservationViolation>{};
-    const int code = violations.empty() ? exit_ok : exit_violation;
+    // The recorded outcome (a counterexample header): its property violated again, or not.
+    const bool reproduced = !in.recorded_property ||
+                            std::any_of(violations.begin(), violations.end(),
+                                        [&](const props::ObservationViolation& v) { return v.property == *in.recorded_property; });
+    const int code = !reproduced ? exit_not_reproduced : violations.empty() ? exit_ok : exit_violation;
     if (args.flag("--json")) {
         nlohmann::ordered_json out{{"outcome", to_string(j.outcome)}, {"reason", j.reason}, {"rule", j.order},
                                    {"spec", j.spec}, {"missing_fields", j.missing_fields},
@@ -177,6 +182,7 @@ int cmd_judge_snapshot(const Argv& argv) {
             out["violations"] = nlohmann::ordered_json::array();
             for (const auto& v : violations) out["violations"].push_back({{"property", v.property}, {"explanation", v.explanation}});
         }
+        if (in.recorded_property) out["recorded_outcome_reproduced"] = reproduced;
         std::cout << out.dump(2) << "\n";
         return code;
     }
@@ -189,8 +195,7 @@ int cmd_judge_snapshot(const Argv& argv) {
     }
     for (const auto& v : violations) std::cout << "  VIOLATED " << v.property << ": " << v.explanation << "\n";
     if (in.recorded_property) {
-        const bool again = std::any_of(violations.begin(), violations.end(),
-                                       [&](const props::ObservationViolation& v) { return v.property == *in.recorded_property; });
+        const bool again = reproduced;
         std::cout << "  recorded outcome: violated of " << *in.recorded_property
                   << (in.recorded_mutation ? " under " + *in.recorded_mutation : std::string()) << " ("
                   << (again ? "reproduced" : "NOT reproduced") << ")\n";

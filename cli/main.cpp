@@ -75,8 +75,8 @@ void write_stderr(const char* text) {
 void print_usage(std::ostream& out) {
     out << "usage: deskcheck <command> [options]\n\ncommands:\n";
     for (const auto& c : commands) out << "  " << c.synopsis << "\n";
-    out << "\nexit codes: 0 ok, 1 a property is violated (replay: or a recorded outcome did not reproduce),\n"
-           "  2 bad usage or bad input, 3 out of memory, 5 an output could not be written,\n"
+    out << "\nexit codes: 0 ok, 1 a property is violated, 2 bad usage or bad input, 3 out of memory,\n"
+           "  4 a recorded outcome did not reproduce (replay, judge-snapshot), 5 an output could not be written,\n"
            "  130 / 143 interrupted by SIGINT / SIGTERM\n"
            "  (nightly has its own table: see deskcheck nightly --help)\n";
 }

@@ -310,9 +310,11 @@ int cmd_replay(const Argv& argv) {
                      "the tool judges with that mutated rule set (the set the ID names, one row changed).\n"
                      "--html OUT.html (one FILE): also writes the timeline as one self-contained HTML page.\n"
                      "exit: 0 every property holds and every recorded outcome reproduced,\n"
-                     "      1 a property is violated, or a recorded outcome did NOT reproduce,\n"
+                     "      1 a property is violated (a counterexample that reproduces),\n"
                      "      2 bad usage or bad input (unreadable, too large, not a valid scenario, unknown header values),\n"
-                     "      5 the page cannot be written (OUT.html is not a regular file, its folder cannot be made)\n";
+                     "      4 a recorded outcome (or a header mutation's bug) did NOT reproduce,\n"
+                     "      5 the page cannot be written (OUT.html is not a regular file, its folder cannot be made);\n"
+                     "      of several files, the highest code\n";
         return exit_ok;
     }
     props::RunOptions base;
@@ -357,7 +359,8 @@ int cmd_replay(const Argv& argv) {
             if (const auto id = args.option("--rule-mutation")) std::cout << "rule mutation: " << printable(*id, 200) << " (the tool judges with the mutated set)\n";
             std::cout << replayed.text;
         }
-        if (replayed.violated || !replayed.matches_header) worst = std::max(worst, exit_violation);
+        if (replayed.violated) worst = std::max(worst, exit_violation);
+        if (!replayed.matches_header) worst = std::max(worst, exit_not_reproduced);
         if (html) worst = std::max(worst, write_replay_page(replayed, args, *html));
     }
     if (json) std::cout << dump_json(all) << "\n";

@@ -16,10 +16,10 @@ grep -q "recorded outcome: violated of .* (reproduced)" "$SCRATCH/out" || fail "
 
 sed 's/"outcome": "holds"/"outcome": "violated"/' "$holds" > "$SCRATCH/stale.json"
 "$DESKCHECK" replay "$SCRATCH/stale.json" > "$SCRATCH/out" 2>&1
-expect_rc 1 $? "replay of a recorded violation that no longer reproduces"
+expect_rc 4 $? "replay of a recorded violation that no longer reproduces"
 grep -q "recorded outcome: violated of .* (NOT reproduced)" "$SCRATCH/out" || fail "no 'NOT reproduced' line"
 "$DESKCHECK" replay --json "$SCRATCH/stale.json" > "$SCRATCH/out" 2>&1
-expect_rc 1 $? "replay --json of a recorded violation that no longer reproduces"
+expect_rc 4 $? "replay --json of a recorded violation that no longer reproduces"
 grep -q '"matches_header": false' "$SCRATCH/out" || fail "--json does not say the record did not reproduce"
 
 bad_header() {  # bad_header NAME SED-EXPRESSION FIELD
