@@ -309,9 +309,12 @@ std::optional<TimeMs> last_delivery_to_related_ms(const History& run, const sim:
     return last;
 }
 
-// The F24 key (F-1) is a real key press the tool makes outside any step, on no window.
+// The F24 key (F-1) is a real key press the tool makes outside any step, on no window — one the
+// desktop took, or failed by a fault (S-7). A press it rejected as malformed (no key in it) is no
+// press: the tool never made the desktop's last input its own.
 bool is_f24_press(const sim::Attempt& a) {
-    return a.step == sim::no_step && a.method == DeliveryMethod::RealInput && a.window == no_window;
+    return a.step == sim::no_step && a.method == DeliveryMethod::RealInput && a.window == no_window &&
+           a.outcome != sim::AttemptOutcome::Rejected;
 }
 
 // How the segment's last foreground request ended, from the ledger alone (S-7: the desktop may
@@ -467,6 +470,31 @@ bool related_to_a_target(const History& run, const sim::Scenario& scenario, cons
     return related_to_any_target(run, scenario, seg, w);
 }
 
+bool someone_elses_move(const sim::Scenario& scenario, const History& run, const Segment& seg, std::size_t change) {
+    const auto& changes = run.truth().foreground_changes;
+    if (change >= changes.size()) return false;
+    const auto& c = changes[change];
+    if (c.by == sim::Actor::Tool || c.to == no_window) return false;
+    // The windows the tool had acted on before the move: delivered to (or thrown on) by a step of
+    // the run, and the segment's targets it had brought forward itself.
+    const auto& attempts = run.truth().attempts;
+    for (std::size_t i = 0; i < run.steps.size() && i < run.timings.size(); ++i) {
+        const auto& t = run.timings[i];
+        for (std::size_t k = t.attempts_begin; k < t.attempts_end && k < c.attempts_before && k < attempts.size(); ++k) {
+            const auto& a = attempts[k];
+            if (a.step < 0 || (a.outcome != sim::AttemptOutcome::Delivered && a.outcome != sim::AttemptOutcome::Threw)) continue;
+            if (related(scenario, c.to, run.steps[i].request.target) || related(scenario, c.to, a.window)) return false;
+        }
+    }
+    for (std::size_t k = seg.changes_begin; k < change; ++k) {
+        if (changes[k].by != sim::Actor::Tool) continue;
+        for (const std::size_t i : seg.reports) {
+            if (run.steps[i].request.target == changes[k].to && related(scenario, c.to, changes[k].to)) return false;
+        }
+    }
+    return true;
+}
+
 std::uint32_t borrows_in(const History& run, const sim::Scenario& scenario, const Segment& seg, std::size_t end) {
     std::uint32_t n = 0;
     const auto& changes = run.truth().foreground_changes;
@@ -558,6 +586,11 @@ CheckResult foreground_returned(const sim::Scenario& scenario, const History& ru
                 continue;
             }
             owner = c.to;
+            // F-4: a step of the call that began right after the move looked at the front then (every
+            // step does, as it begins): the earlier owners are no longer the tool's to give back to.
+            bool seen_at_a_step_start = false;
+            for (const std::size_t k : seg.reports) seen_at_a_step_start = seen_at_a_step_start || run.timings[k].changes_begin == i + 1;
+            if (seen_at_a_step_start) owners.clear();
             owners.push_back(owner);
             if (i < seg.changes_end) {  // while the tool ran: the report must say so (F-4)
                 someone_else = true;

@@ -58,6 +58,10 @@ std::uint32_t borrows_in(const History& run, const sim::Scenario& scenario, cons
 bool reached_the_app(const History& run, const StepTiming& t, std::uint32_t step);
 // F-3: `w` is one of the segment's targets, of the same process as one, or owned by one.
 bool related_to_a_target(const History& run, const sim::Scenario& scenario, const Segment& seg, WindowId w);
+// F-4 as SPEC words it: foreground change `change` was made by someone other than the tool (the
+// user, another window, an app) and brought a window to the front unrelated to every window the
+// tool had acted on before it (delivered to, or brought forward within the segment).
+bool someone_elses_move(const sim::Scenario& scenario, const History& run, const Segment& seg, std::size_t change);
 
 }  // namespace deskcheck::props
 

@@ -173,7 +173,19 @@ std::optional<std::string> step_error_lie(const sim::Scenario& scenario, const H
                 refused = refused || (r.window == step.window && r.answer == ForegroundAnswer::Refused);
             }
             if (!refused) return claims("no request for " + w_name(step.window) + "'s front was refused during the step (F-1)");
-            return std::nullopt;
+            // F-1: refused, then F24 pressed (taken by the desktop, or failed by a fault — never one
+            // it rejected as malformed), then asked again: only then is the refusal the tool's answer.
+            for (std::size_t i = t.requests_begin; i < t.requests_end && i < truth.foreground_requests.size(); ++i) {
+                const auto& r = truth.foreground_requests[i];
+                if (r.window != step.window || r.answer != ForegroundAnswer::Refused) continue;
+                for (std::size_t n = r.attempts_before; n < truth.attempts.size(); ++n) {
+                    const auto& a = truth.attempts[n];
+                    if (a.step != sim::no_step || a.method != DeliveryMethod::RealInput || a.window != no_window) continue;
+                    if (a.outcome != sim::AttemptOutcome::Rejected) return std::nullopt;
+                    break;
+                }
+            }
+            return claims("after the desktop refused " + w_name(step.window) + "'s front the tool never pressed F24 (a key the desktop took) and asked again (F-1)");
         }
         case ErrorKind::Escalate:
             if (!step.depends_on && !seg.write) return claims("it depends on no earlier step and is no write (B-3, W-4)");

@@ -357,6 +357,25 @@ WindowId front_after(const sim::Scenario& s, const History& run, const sim::Fore
     return front;
 }
 
+// The move request `r` made, when it is a borrow: granted, it brought a window related to a target
+// of its call to the front from one related to none (a give-back goes the other way).
+const sim::ForegroundChange* borrow_made_by(const sim::Scenario& s, const History& run, const Range& g, const sim::ForegroundRequest& r) {
+    if (r.answer != ForegroundAnswer::Granted) return nullptr;
+    const auto& ch = run.truth().foreground_changes;
+    const std::size_t index = static_cast<std::size_t>(&r - run.truth().foreground_requests.data());
+    for (const auto& seg : run.segments) {
+        if (index < seg.requests_begin || index >= seg.requests_end) continue;
+        for (std::size_t i = g.changes_begin; i < g.changes_end && i < ch.size(); ++i) {
+            const auto& c = ch[i];
+            if (c.by == sim::Actor::Tool && c.at_ms == r.at_ms && c.to == r.window && c.from != no_window &&
+                related_to_a_target(run, s, seg, c.to) && !related_to_a_target(run, s, seg, c.from)) {
+                return &c;
+            }
+        }
+    }
+    return nullptr;
+}
+
 // F-2 restored:true: the last request of the range (the final give-back) was granted and the window
 // it asked for held the front right after.
 Lie restored_lie(const sim::Scenario& s, const History& run, const Range& g, const std::string& who) {
@@ -370,6 +389,10 @@ Lie restored_lie(const sim::Scenario& s, const History& run, const Range& g, con
         return who + " reports restored:true, but the tool made no give-back request (F-2)";
     }
     const auto& last = requests[g.requests_end - 1];
+    if (const auto* borrow = borrow_made_by(s, run, g, last)) {
+        return who + " reports restored:true, but its last foreground request (" + w_name(last.window) + " at " + t_at(last.at_ms) +
+               ") is the borrow itself, from " + w_name(borrow->from) + ": no give-back request followed (F-2)";
+    }
     if (last.answer != ForegroundAnswer::Granted) {
         return who + " reports restored:true, but the give-back request for " + w_name(last.window) + " at " +
                t_at(last.at_ms) + " was refused (" + last.reason + ") (F-2)";
@@ -432,6 +455,22 @@ Lie duration_lie(const Claim* step, const History& run, const Range& g, const Fo
     if (!fg.borrowed) return std::nullopt;
     const std::string what = who + " reports durationMs=" + std::to_string(fg.duration_ms);
     if (fg.duration_ms < 0 || fg.duration_ms > g.ended_ms - g.began_ms) return what + ", outside the call's time (F-2)";
+    // F-3: an app's grab lasts from the grab to its put-back at most — no longer than some move of
+    // the front by someone other than the tool stood (until the next move, or the call's end).
+    if (fg.by == "app") {
+        const auto& ch = run.truth().foreground_changes;
+        std::optional<TimeMs> longest;
+        for (std::size_t i = g.changes_begin; i < g.changes_end && i < ch.size(); ++i) {
+            if (ch[i].by == sim::Actor::Tool) continue;
+            TimeMs until = i + 1 < ch.size() ? ch[i + 1].at_ms : g.ended_ms;
+            if (i + 1 >= g.changes_end) until = std::max(until, g.ended_ms);
+            longest = std::max(longest.value_or(0), until - ch[i].at_ms);
+        }
+        if (longest && fg.duration_ms > *longest) {
+            return what + ", longer than any move of the front by someone other than the tool stood (" + std::to_string(*longest) +
+                   " ms) (F-2, F-3)";
+        }
+    }
     if (step == nullptr || step->segment.batch || fg.by != "tool" || fg.held) return std::nullopt;
     const WindowId target = step->report.request.target;
     const auto& changes = run.truth().foreground_changes;
@@ -580,6 +619,8 @@ Lie borrow_left_out(const Claim& c) {
     return std::nullopt;
 }
 
+Lie held_after_someone_else(const Claim& c);
+
 Lie step_foreground_lie(const Claim& c) {
     const auto& fg = c.report.result.evidence.foreground;
     const auto& t = c.timing;
@@ -623,7 +664,59 @@ Lie step_foreground_lie(const Claim& c) {
         return c.name() + " reports borrowed by the tool, but the tool did not bring " + w_name(c.report.request.target) +
                " to the front during the step (F-2)";
     }
+    if (auto lie = held_after_someone_else(c)) return lie;
     return foreground_lie(c.scenario, c.run, step, since, fg, &c, c.name());
+}
+
+// F-4, F-5: a batch step says it holds the front, but the last move of the front up to its answer
+// was someone else's (F-4), and the tool saw it — it came before the step began (each step looks at
+// the front as it begins), or the step reports it (changedBy) and it is the only such move: the
+// front is theirs, not the batch's.
+Lie held_after_someone_else(const Claim& c) {
+    const auto& fg = c.report.result.evidence.foreground;
+    const auto& t = c.timing;
+    const auto& seg = c.segment;
+    if (!seg.batch || !fg.held || t.changes_end <= seg.changes_begin) return std::nullopt;
+    const auto& ch = c.run.truth().foreground_changes;
+    const std::size_t last = t.changes_end - 1;
+    if (last >= ch.size() || ch[last].by == sim::Actor::App) return std::nullopt;
+    std::size_t moves = 0;
+    for (std::size_t j = seg.changes_begin; j < t.changes_end && j < ch.size(); ++j) moves += someone_elses_move(c.scenario, c.run, seg, j) ? 1 : 0;
+    const bool seen = last < t.changes_begin || (fg.changed_by.has_value() && moves == 1);
+    if (!seen || !someone_elses_move(c.scenario, c.run, seg, last)) return std::nullopt;
+    return c.name() + " reports the front held, but " + std::string(sim::to_string(ch[last].by)) + " moved it to " + w_name(ch[last].to) +
+           " at " + t_at(ch[last].at_ms) + " and nobody moved it since (F-4, F-5)";
+}
+
+// F-5: while a batch holds the front (a step answered ok with held:true, and nobody else took the
+// front since), the tool does not give it back to the window it was taken from before the batch's
+// last step: the give-back is the batch's, once, at its end.
+Lie give_back_mid_batch(const sim::Scenario& s, const History& run, const Segment& seg) {
+    if (!seg.batch || seg.reports.size() < 2) return std::nullopt;
+    const auto& ch = run.truth().foreground_changes;
+    bool holding = false;
+    WindowId held_target = no_window;
+    for (std::size_t x = 0; x + 1 < seg.reports.size(); ++x) {
+        const auto& rep = run.steps[seg.reports[x]];
+        const auto& t = run.timings[seg.reports[x]];
+        bool taken = false;  // someone else took the front during this step (the step may not have seen it)
+        for (std::size_t j = t.changes_begin; j < t.changes_end && j < ch.size(); ++j) {
+            if (someone_elses_move(s, run, seg, j)) {
+                holding = false;
+                taken = true;
+            }
+            if (holding && ch[j].by == sim::Actor::Tool && ch[j].to == seg.foreground_before && ch[j].to != rep.request.target &&
+                ch[j].to != held_target) {
+                return "step " + std::to_string(rep.index) + ": the tool gave the front back to " + w_name(ch[j].to) + " at " + t_at(ch[j].at_ms) +
+                       " while the batch held it and had more steps to run (F-5)";
+            }
+        }
+        if (rep.result.evidence.foreground.held && rep.result.ok && !taken) {
+            holding = true;
+            held_target = rep.request.target;
+        }
+    }
+    return std::nullopt;
 }
 
 Lie batch_foreground_lie(const sim::Scenario& s, const History& run, const Segment& seg) {
@@ -779,6 +872,9 @@ CheckResult report_matches_ground_truth(const sim::Scenario& scenario, const His
         const ClaimJudgement write = write_report_claims(scenario, run, seg);
         if (write.lie) return CheckResult::violated(std::string(property), last ? std::optional<std::uint32_t>(last->report.index) : std::nullopt, *write.lie);
         if (write.cannot_judge) not_judged = write.cannot_judge;
+        if (auto lie = give_back_mid_batch(scenario, run, seg)) {
+            return CheckResult::violated(std::string(property), last ? std::optional<std::uint32_t>(last->report.index) : std::nullopt, *lie);
+        }
         if (auto lie = batch_foreground_lie(scenario, run, seg)) {
             const std::optional<std::uint32_t> step =
                 seg.reports.empty() ? std::nullopt : std::optional<std::uint32_t>(run.steps[seg.reports.back()].index);
