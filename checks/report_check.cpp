@@ -161,6 +161,29 @@ Lie readback_lie(const Claim& c) {
     return std::nullopt;
 }
 
+// One poll of a step's element after its delivery: the reads made at one instant, the readings
+// they returned per field (nullopt: not read, or unreadable).
+struct Poll {
+    TimeMs at_ms = 0;
+    std::array<std::optional<sim::Kept>, 6> fields;  // indexed by sim::ReadField
+    std::array<bool, 6> asked{};
+};
+
+std::vector<Poll> polls_after(const Claim& c, std::size_t delivered) {
+    std::vector<Poll> out;
+    const auto& reads = c.truth().reads;
+    for (std::size_t i = c.timing.reads_begin; i < c.timing.reads_end && i < reads.size(); ++i) {
+        const auto& r = reads[i];
+        if (r.element != *c.report.element || r.attempts_before <= delivered) continue;
+        if (out.empty() || out.back().at_ms != r.at_ms) out.push_back(Poll{r.at_ms, {}, {}});
+        const auto f = static_cast<std::size_t>(r.field);
+        if (f >= out.back().fields.size()) continue;
+        out.back().asked[f] = true;
+        if (r.returned) out.back().fields[f] = r.returned;
+    }
+    return out;
+}
+
 // D-3: settle_ms is the time from the delivery to the last read of the element in the step;
 // settled:true needs that read at or after the app's declared bound past the delivery.
 Lie settle_lie(const Claim& c) {
@@ -182,11 +205,24 @@ Lie settle_lie(const Claim& c) {
         return c.name() + " reports waiting " + std::to_string(ev.settle_ms) + " ms for the state to settle, but its last read came " +
                std::to_string(waited) + " ms after the delivery at " + t_at(d.at_ms) + " (D-3)";
     }
-    if (!ev.settled) return std::nullopt;
     const TimeMs bound = declared_bound_ms(c.scenario, last ? last->window : d.window);
+    if (!ev.settled) return std::nullopt;
     if (last == nullptr || last->at_ms < d.at_ms + bound) {
         return c.name() + " reports settled, but its last read came " + std::to_string(waited) + " ms after the delivery, before the app's declared bound of " +
                std::to_string(bound) + " ms (D-3)";
+    }
+    // A state still changing past its bound has not settled: the last two polls, both past it, read
+    // a field differently (the user typing, an effect overrunning).
+    const auto polls = polls_after(c, *delivered);
+    if (polls.size() >= 2) {
+        const Poll& a = polls[polls.size() - 2];
+        const Poll& b = polls.back();
+        for (std::size_t f = 0; a.at_ms >= d.at_ms + bound && f < b.fields.size(); ++f) {
+            if (a.fields[f] && b.fields[f] && !(*a.fields[f] == *b.fields[f])) {
+                return c.name() + " reports settled, but its " + std::string(sim::to_string(static_cast<sim::ReadField>(f))) +
+                       " still changed between its last two reads at " + t_at(a.at_ms) + " and " + t_at(b.at_ms) + ", both past the bound (D-3)";
+            }
+        }
     }
     return std::nullopt;
 }
