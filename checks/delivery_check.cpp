@@ -87,6 +87,34 @@ const Segment* segment_of(const History& run, std::size_t report) {
     return nullptr;
 }
 
+// E-4, by the kind of input alone (whatever the app made of it): a click step's input is a click —
+// a click message, a posted click, a UI Automation pattern of a click, or a real click at a point —
+// never keys or an edit message; text typed by ref into an edit control with its own handle in a
+// classic (Win32, WinForms) window goes as edit messages ("edit controls get edit messages").
+std::optional<std::string> wrong_kind_of_input(const sim::Scenario& scenario, const sim::Step& step, const sim::Attempt& a,
+                                               const sim::DeliveredInput* d) {
+    const std::string what = std::string(name_of(a.method)) + " to " + subject(a.window, a.element) + " at " + t_at(a.at_ms);
+    if (step.kind == sim::StepKind::Click || step.kind == sim::StepKind::ClickAt) {
+        const bool not_a_click = a.method == DeliveryMethod::PostedKeys || a.method == DeliveryMethod::EditMessage ||
+                                 a.method == DeliveryMethod::UiaSetValue ||
+                                 (a.method == DeliveryMethod::RealInput && d != nullptr && !d->point);
+        if (not_a_click) return "the tool sent " + what + " for a click step: that input clicks nothing (E-4)";
+    }
+    if (step.kind == sim::StepKind::Type && step.control && a.element && a.method != DeliveryMethod::EditMessage) {
+        const sim::Window* w = sim::find_window(scenario, a.window);
+        const sim::Control* c = nullptr;
+        if (w != nullptr) {
+            for (const auto& x : w->controls) c = x.id == *a.element ? &x : c;
+        }
+        const bool classic = w != nullptr && (w->framework == Framework::Win32 || w->framework == Framework::WinForms);
+        if (classic && c != nullptr && c->kind == sim::ControlKind::Edit && c->own_handle) {
+            return "the tool sent " + what + " to type into an edit control with its own handle in a " + std::string(name_of(w->framework)) +
+                   " window: edit controls get edit messages (E-4)";
+        }
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 CheckResult input_fits_the_control(const sim::Scenario& scenario, const History& run) {
@@ -121,6 +149,7 @@ CheckResult input_fits_the_control(const sim::Scenario& scenario, const History&
                                              "the tool delivered the keys " + sim::shown_text(d->keys) + " to " + subject(a.window, a.element) + " at " +
                                                  t_at(a.at_ms) + ", but step " + std::to_string(k) + " asked for " + sim::shown_text(step.keys) + " (P-1)");
             }
+            if (auto why = wrong_kind_of_input(scenario, step, a, d)) return CheckResult::violated(std::string(name), k, *why);
             if (d != nullptr && d->accepted) {
                 ++judged;
                 continue;
