@@ -92,6 +92,7 @@ std::int32_t dpi_tolerance_px(const sim::Scenario& s, WindowId id) {
     const std::int64_t window = w->awareness == DpiAwareness::Unaware  ? 96
                               : w->awareness == DpiAwareness::System   ? primary->dpi
                                                                         : monitor;
+    if (monitor == window) return 0;  // no scaling, nothing to round (E-6)
     const std::int64_t big = std::max(monitor, window);
     const std::int64_t small = std::max<std::int64_t>(1, std::min(monitor, window));
     return static_cast<std::int32_t>(std::max<std::int64_t>(1, (big + 2 * small - 1) / (2 * small)));
