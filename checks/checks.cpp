@@ -938,6 +938,36 @@ std::optional<std::string> absent_unsound(const StepFacts& s) {
     return std::nullopt;
 }
 
+// V-1, V-2: a Confirmed rests on a reading. The field that decides the action's promise (the state
+// a click flips, the value typed into, the selection a select-all makes) was last read, after the
+// delivery, as nothing: the answer rests on no reading of it.
+std::optional<std::string> confirmed_on_nothing(const StepFacts& s) {
+    const ActionFacts& f = s.report.facts;
+    std::optional<sim::ReadField> field;
+    if (f.kind == ActionKind::TypeText || f.kind == ActionKind::TypeWithNavigation) field = sim::ReadField::Value;
+    if (f.kind == ActionKind::SelectAll) field = sim::ReadField::Selection;
+    if (f.kind == ActionKind::ClickStateful) {
+        field = f.click_state == ClickState::Toggle   ? sim::ReadField::Toggled
+                : f.click_state == ClickState::Expand ? sim::ReadField::Expanded
+                                                      : sim::ReadField::Selected;
+    }
+    if (!field || !s.report.element) return std::nullopt;
+    const auto& truth = s.run.truth();
+    std::optional<std::size_t> delivered;
+    for (std::size_t i = s.timing.attempts_begin; i < s.timing.attempts_end && i < truth.attempts.size() && !delivered; ++i) {
+        if (truth.attempts[i].step == s.step() && truth.attempts[i].outcome == sim::AttemptOutcome::Delivered) delivered = i;
+    }
+    if (!delivered) return std::nullopt;
+    const sim::Read* last = nullptr;
+    for (std::size_t i = s.timing.reads_begin; i < s.timing.reads_end && i < truth.reads.size(); ++i) {
+        const auto& r = truth.reads[i];
+        if (r.element == *s.report.element && r.field == *field && r.attempts_before > *delivered) last = &r;
+    }
+    if (last == nullptr || last->returned) return std::nullopt;
+    return "Confirmed, but its last read of the " + std::string(sim::to_string(*field)) + " after the delivery, at " + t_at(last->at_ms) +
+           ", returned nothing (V-1, V-2: a verdict rests on a reading)";
+}
+
 }  // namespace
 
 CheckResult verdict_sound(const sim::Scenario& scenario, const History& run) {
@@ -954,6 +984,9 @@ CheckResult verdict_sound(const sim::Scenario& scenario, const History& run) {
         }
         if (s.report.facts.kind == ActionKind::Unverifiable) {
             return CheckResult::violated("verdict_sound", s.report.index, "an unverifiable action was not Unknown (V-8)");
+        }
+        if (*v == Verdict::Confirmed) {
+            if (auto why = confirmed_on_nothing(s)) return CheckResult::violated("verdict_sound", s.report.index, *why);
         }
         if (auto why = unjudgeable(s)) {
             skipped = why;
