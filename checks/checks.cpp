@@ -1117,8 +1117,46 @@ CheckResult click_lands_on_target(const sim::Scenario& scenario, const History& 
 
 // ---- ref_never_crosses_windows (E-2, E-3) -------------------------------------------------------
 
+// E-1 the other way: a snapshot hands the agent every element of a window the port can see into, as
+// a ref. A step by ref on a control of a window shown from the start (not an Electron tree, which
+// is opaque), that no event removed before the step began, went out without a ref: the snapshot
+// left its element out.
+std::optional<Violation> ref_left_out(const sim::Scenario& scenario, const History& run) {
+    for (std::size_t r = 0; r < run.steps.size() && r < run.timings.size(); ++r) {
+        const std::uint32_t k = run.steps[r].index;
+        if (k >= scenario.steps.size() || k >= run.requests.size() || run.requests[k].ref) continue;
+        const auto& step = scenario.steps[k];
+        if (!step.control || step.kind == sim::StepKind::ClickAt || step.kind == sim::StepKind::Launch) continue;
+        if (step.ref_window && *step.ref_window != step.window) continue;
+        const sim::Window* w = sim::find_window(scenario, step.window);
+        if (w == nullptr || w->framework == Framework::Electron || !control_of_window(scenario, step.window, *step.control)) continue;
+        if (std::find(scenario.hidden.begin(), scenario.hidden.end(), step.window) != scenario.hidden.end()) continue;
+        // Removed before the step began: the control, or (in the tree as it was at the start, or after
+        // any move an event made) one of its ancestors. A tree that an event reordered is left alone.
+        bool removed = false;
+        for (const auto& e : scenario.events) {
+            if (e.at_ms > run.timings[r].began_ms) continue;
+            if (e.kind == sim::EventKind::TreeReorders) removed = true;
+            if (e.kind != sim::EventKind::ControlRemoved) continue;
+            ElementId at = *step.control;
+            for (std::size_t depth = 0; at != 0 && depth < 64 && !removed; ++depth) {
+                removed = at == e.control;
+                const sim::Control* c = nullptr;
+                for (const auto& x : w->controls) c = x.id == at ? &x : c;
+                at = c != nullptr ? c->parent : 0;
+            }
+        }
+        if (removed) continue;
+        return Violation{"ref_never_crosses_windows", k,
+                         "step " + std::to_string(k) + " on " + w_e(step.window, step.control) +
+                             " went out without a ref: the window's snapshot left that element out (E-1)"};
+    }
+    return std::nullopt;
+}
+
 CheckResult ref_never_crosses_windows(const sim::Scenario& scenario, const History& run) {
     std::uint32_t judged = 0;
+    if (auto v = ref_left_out(scenario, run)) return CheckResult::violated(v->property, v->step, v->explanation);
     for (const auto& a : run.truth().attempts) {
         if (a.step < 0 || static_cast<std::size_t>(a.step) >= scenario.steps.size()) continue;
         const auto& step = scenario.steps[static_cast<std::size_t>(a.step)];
