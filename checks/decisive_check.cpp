@@ -192,6 +192,50 @@ std::optional<std::string> hotkey_withheld(const Step& s) {
     return withheld;
 }
 
+// C-4 under a rule set that settles: a click's promised state (a toggle or an expander flipped, a
+// list item selected) was read clean after the delivery, differing from the clean read before it,
+// and the step's own promised effect had landed by then with nobody else touching the element: the
+// evidence showed the change, so Unknown withholds a Confirmed (V-1) — a later poll that loses the
+// reading does not take that evidence back.
+std::optional<std::string> click_confirmed_withheld(const Step& s, sim::EffectKind promised) {
+    const auto& st = s.step();
+    if (!s.run.rules_settle || st.kind != sim::StepKind::Click || !st.control) return std::nullopt;
+    const sim::ReadField field = promised == sim::EffectKind::Toggled    ? sim::ReadField::Toggled
+                                 : promised == sim::EffectKind::Expanded ? sim::ReadField::Expanded
+                                 : promised == sim::EffectKind::Selected ? sim::ReadField::Selected
+                                                                         : sim::ReadField::Value;
+    if (field == sim::ReadField::Value) return std::nullopt;
+    if (s.report.index >= s.run.requests.size() || !s.run.requests[s.report.index].ref) return std::nullopt;  // V-8
+    const auto delivered = delivered_attempts(s);
+    if (delivered.empty()) return std::nullopt;
+    const auto& truth = s.run.truth();
+    const sim::Read* before = nullptr;
+    for (std::size_t i = s.timing.reads_begin; i < s.timing.reads_end && i < truth.reads.size(); ++i) {
+        const auto& r = truth.reads[i];
+        if (r.window == st.window && r.element == *st.control && r.field == field && r.attempts_before <= delivered.front()) before = &r;
+    }
+    if (before == nullptr || !before->returned || before->fault != sim::ReadFault::None) return std::nullopt;
+    if (field == sim::ReadField::Selected && !before->returned->same_as("false")) return std::nullopt;
+    for (std::size_t i = s.timing.reads_begin; i < s.timing.reads_end && i < truth.reads.size(); ++i) {
+        const auto& r = truth.reads[i];
+        if (r.window != st.window || r.element != *st.control || r.field != field || r.attempts_before <= delivered.back()) continue;
+        if (!r.returned || r.fault != sim::ReadFault::None || *r.returned == *before->returned) continue;
+        bool own = false;
+        bool other = false;
+        for (const auto& e : truth.effects) {
+            if (e.window != st.window || e.element != *st.control || e.at_ms > r.at_ms) continue;
+            const bool mine = own_effect(s, e, delivered);
+            own = own || (mine && e.kind == promised);
+            other = other || (!mine && e.at_ms >= s.timing.began_ms);
+        }
+        if (!own || other) continue;
+        return "Unknown, although its read of " + std::string(sim::to_string(field)) + " at " + t_at(r.at_ms) + " showed " + r.returned->shown() +
+               " (clean; " + before->returned->shown() + " before), the step's own " + std::string(sim::to_string(promised)) +
+               " landed: the verdict should be Confirmed (V-1, C-4)";
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 CheckResult verdict_decisive(const sim::Scenario& scenario, const History& run) {
@@ -206,6 +250,7 @@ CheckResult verdict_decisive(const sim::Scenario& scenario, const History& run) 
         if (auto withheld = hotkey_withheld(s)) return CheckResult::violated(std::string(property), report.index, *withheld);
         const auto promised = promised_effect(scenario, s.step());
         if (!promised) continue;  // nothing observable promised (V-8, V-4)
+        if (auto withheld = click_confirmed_withheld(s, *promised)) return CheckResult::violated(std::string(property), report.index, *withheld);
         if (why_indecisive(s, *promised)) continue;
         const bool happened = landed_by(s, *promised, run.timings[i].ended_ms);
         return CheckResult::violated(std::string(property), report.index,

@@ -102,6 +102,15 @@ public:
     }
 };
 
+// C-4 broken: a Confirmed the evidence showed before the state settled (the settle loop ends on
+// it) is said as Unknown — sound, and useless to an agent that must now read again itself.
+class UnknownInsteadOfConfirmed final : public ToolHooks {
+public:
+    Verdict reported_verdict(Verdict judged, bool settled, ActionKind) const override {
+        return judged == Verdict::Confirmed && !settled ? Verdict::Unknown : judged;
+    }
+};
+
 class SkipBoundaryObservation final : public ToolHooks {
 public:
     bool observes_dependencies() const override { return false; }  // the bug B-3 forbids
@@ -189,6 +198,7 @@ ToolConfig with_mutation(ToolConfig config, Mutation m) {
         case Mutation::PhantomReadback: config.hooks = instance<PhantomReadback>(); break;
         case Mutation::NotDoneDespiteEffect: config.hooks = instance<NotDoneDespiteEffect>(); break;
         case Mutation::UnknownInsteadOfAbsent: config.hooks = instance<UnknownInsteadOfAbsent>(); break;
+        case Mutation::UnknownInsteadOfConfirmed: config.hooks = instance<UnknownInsteadOfConfirmed>(); break;
         // F-1 broken: the guard takes the front while the user is busy, without waiting.
         case Mutation::NoUserWait: config.user_wait_ms_max = 0; break;
         case Mutation::SkipBoundaryObservation: config.hooks = instance<SkipBoundaryObservation>(); break;

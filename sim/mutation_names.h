@@ -38,8 +38,9 @@ enum class Mutation : std::uint8_t {
     BorrowForEveryWindow,      // every step takes the foreground, whatever the control needs (F-7 broken)
     FocusedRefIsActedElement,  // the focused_ref names the element acted on, wherever the focus went (E-3 broken)
     NeverAllowRetry,           // the retry rule forbids every retry, a confirmed not_done's too (W-2: sound, useless)
+    UnknownInsteadOfConfirmed, // a Confirmed the evidence showed before the state settled is said as Unknown (C-4: sound, useless)
 };
-inline constexpr Mutation last_mutation = Mutation::NeverAllowRetry;
+inline constexpr Mutation last_mutation = Mutation::UnknownInsteadOfConfirmed;
 
 namespace detail {
 inline constexpr std::array<std::string_view, static_cast<std::size_t>(last_mutation) + 1> mutation_name_table{
@@ -67,6 +68,7 @@ inline constexpr std::array<std::string_view, static_cast<std::size_t>(last_muta
     "borrow_for_every_window",
     "focused_ref_is_acted_element",
     "never_allow_retry",
+    "unknown_instead_of_confirmed",
 };
 }  // namespace detail
 
