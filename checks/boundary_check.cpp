@@ -383,6 +383,232 @@ std::optional<std::string> settled_lie(const sim::Scenario& scenario, const Hist
     return std::nullopt;
 }
 
+// ---- the boundary's outcome, both ways (W-1, C-4, O-4, D-3) -------------------------------------
+
+// What step k's boundary could know of step d's write, found in the ledger alone: what d writes
+// (the scenario), d's first delivery, the reading before it in d's own span, and the boundary read.
+struct BoundaryLedger {
+    Written w;
+    WindowId window = no_window;  // where the write shows
+    const StepTiming* d_timing = nullptr;
+    const StepTiming* k_timing = nullptr;
+    std::optional<TimeMs> delivered;  // d's first delivery
+    const sim::Read* before = nullptr;
+    const sim::Read* after = nullptr;
+    const std::string* was = nullptr;  // their whole values (S-8: long values keep only digests)
+    const std::string* now = nullptr;
+    const sim::Control* button = nullptr;  // a post or submit: what it shows in the feed
+    bool save() const { return !w.element; }
+    bool typed() const { return w.element && button == nullptr; }
+};
+
+BoundaryLedger ledger_of(const sim::Scenario& scenario, const History& run, std::uint32_t k, std::uint32_t d) {
+    BoundaryLedger L;
+    const auto& truth = run.truth();
+    const sim::Step& dep = scenario.steps[d];
+    L.w = written_by(scenario, dep);
+    if (L.w.kinds.empty()) return L;
+    if (L.w.element && dep.kind != sim::StepKind::Type) L.button = control_anywhere(scenario, dep.control).control;
+    for (const auto& st : run.timings) {
+        if (st.step == d && L.d_timing == nullptr) L.d_timing = &st;
+        if (st.step == k && L.k_timing == nullptr) L.k_timing = &st;
+    }
+    const auto [control, window] = control_anywhere(scenario, L.w.element ? *L.w.element : 0);
+    L.window = L.w.element ? window : dep.window;
+    if (L.w.element && control == nullptr) return L;
+    std::optional<std::size_t> first;
+    if (L.d_timing != nullptr) {
+        first = first_delivery(truth, *L.d_timing, d);
+        if (first) L.delivered = truth.attempts[*first].at_ms;
+        for (std::size_t i = L.d_timing->reads_begin; i < L.d_timing->reads_end && i < truth.reads.size(); ++i) {
+            const auto& r = truth.reads[i];
+            if ((!first || r.attempts_before <= *first) && reads_written(r, L.w, L.window)) L.before = &r;
+        }
+    }
+    if (L.k_timing != nullptr) {
+        for (std::size_t i = L.k_timing->began_reads; i < L.k_timing->reads_begin && i < truth.reads.size(); ++i) {
+            if (reads_written(truth.reads[i], L.w, L.window)) L.after = &truth.reads[i];
+        }
+    }
+    if (L.before != nullptr && L.before->returned) L.was = L.before->returned->whole();
+    if (L.after != nullptr && L.after->returned) L.now = L.after->returned->whole();
+    return L;
+}
+
+// The value shows d's write: the typed text in it, the marker cleared, one more comment than `base`.
+bool shows_write(const BoundaryLedger& L, const std::string& value, const std::string* base) {
+    if (L.save()) return value == "false";
+    if (L.typed()) return value.find(L.w.text) != std::string::npos;
+    return base != nullptr && occurrences_in(value, L.button->comment) > occurrences_in(*base, L.button->comment);
+}
+
+// The reading before already showed the state d writes: no reading after can tell d's write from it.
+bool shown_already(const BoundaryLedger& L, const std::string& was) {
+    if (L.save()) return was != "true";
+    if (L.typed()) return was.find(L.w.text) != std::string::npos;
+    return false;
+}
+
+std::optional<ProcessId> pid_of(const sim::Scenario& scenario, WindowId id) {
+    for (const auto& x : scenario.windows) {
+        if (x.id == id) return x.pid;
+    }
+    return std::nullopt;
+}
+
+// An input delivered in [from, to], by anyone but step d, to a window of the app that shows d's
+// write (or a window the scenario does not know): it may have written or undone the same state.
+bool delivered_to_the_app(const sim::Scenario& scenario, const History& run, std::uint32_t d, const BoundaryLedger& L, TimeMs from,
+                          TimeMs to) {
+    const auto app = pid_of(scenario, L.window);
+    for (const auto& in : run.truth().delivered) {
+        if (in.at_ms < from || in.at_ms > to || in.step == static_cast<std::int32_t>(d)) continue;
+        for (const WindowId w : {in.window, in.hit_window}) {
+            const auto pid = pid_of(scenario, w);
+            if (w != no_window && (!app || !pid || *pid == *app)) return true;
+        }
+    }
+    return false;
+}
+
+// An effect in [from, to] on what d writes, by anyone or any other step.
+bool written_by_another(const History& run, std::uint32_t d, const BoundaryLedger& L, TimeMs from, TimeMs to) {
+    return std::any_of(run.truth().effects.begin(), run.truth().effects.end(), [&](const sim::Effect& e) {
+        return e.at_ms >= from && e.at_ms <= to && e.step != static_cast<std::int32_t>(d) &&
+               (L.w.element ? e.element == *L.w.element : e.window == L.window);
+    });
+}
+
+// Another batch step s (d < s < k by its timing: it ended after d) delivered, in its own span and
+// at or before the boundary read, to the app that shows d's write: the reading cannot tell whose
+// effect it shows (W-1), so "done" is not the evidence's answer.
+std::optional<std::uint32_t> later_step_delivered_to_the_app(const sim::Scenario& scenario, const History& run, std::uint32_t k,
+                                                             std::uint32_t d, const BoundaryLedger& L) {
+    const auto app = pid_of(scenario, L.window);
+    if (!app || L.d_timing == nullptr || L.after == nullptr) return std::nullopt;
+    const auto& truth = run.truth();
+    for (const auto& st : run.timings) {
+        if (st.step == d || st.step >= k || st.agent_retry || st.ended_ms <= L.d_timing->ended_ms) continue;
+        for (std::size_t i = st.attempts_begin; i < st.attempts_end && i < truth.attempts.size(); ++i) {
+            const sim::Attempt& a = truth.attempts[i];
+            if (a.step != static_cast<std::int32_t>(st.step) || a.outcome != sim::AttemptOutcome::Delivered || a.at_ms > L.after->at_ms) continue;
+            if (pid_of(scenario, a.window) == app) return st.step;
+        }
+    }
+    return std::nullopt;
+}
+
+// Whatever moved or removed a control up to `t` (S-3, S-4): a boundary read then may reach nothing.
+bool tree_moved_by(const sim::Scenario& scenario, const History& run, TimeMs t) {
+    return std::any_of(run.truth().events.begin(), run.truth().events.end(), [&](const sim::FiredEvent& f) {
+        if (f.at_ms > t || f.index >= scenario.events.size()) return false;
+        const auto kind = scenario.events[f.index].kind;
+        return kind == sim::EventKind::ControlRemoved || kind == sim::EventKind::TreeReorders;
+    });
+}
+
+// The boundary's outcome held against the ledger, both ways: "not done" and "done" each need the
+// evidence that supports them, and where the evidence decided "not done" it must be said (C-4); a
+// boundary names its step (O-4) and carries the read it made (P-1).
+std::optional<std::string> boundary_outcome_lie(const sim::Scenario& scenario, const History& run, std::uint32_t k, std::uint32_t d,
+                                                const StepReport& rep) {
+    const BoundaryObservation& b = *rep.dependency;
+    const std::string who = "step " + std::to_string(k) + "'s boundary";
+    const std::string of_d = "step " + std::to_string(d) + "'s write";
+    if (b.dependency != d) return who + " names step " + std::to_string(b.dependency) + ", but the step depends on step " + std::to_string(d) + " (O-4)";
+    if (b.snapshot.correlation_id && *b.snapshot.correlation_id != "step-" + std::to_string(d)) {
+        return who + "'s snapshot correlates " + sim::shown_text(*b.snapshot.correlation_id) + ", not step-" + std::to_string(d) + " (O-4)";
+    }
+    const BoundaryLedger L = ledger_of(scenario, run, k, d);
+    if (L.w.kinds.empty()) return std::nullopt;
+    const auto& truth = run.truth();
+    if (L.after != nullptr && !b.after) {
+        return who + " read what step " + std::to_string(d) + " writes at t=" + std::to_string(L.after->at_ms) + ", but its report carries no reading after (P-1)";
+    }
+    const bool after_clean = L.after != nullptr && L.now != nullptr && L.after->fault == sim::ReadFault::None;
+    const bool before_clean = L.before != nullptr && L.was != nullptr && L.before->fault == sim::ReadFault::None;
+    const TimeMs bound = declared_bound_ms(scenario, scenario.steps[d].window);
+    if (b.outcome == WriteOutcome::NotDone) {
+        const std::string says = who + " says " + of_d + " not_done, ";
+        if (L.after == nullptr || L.now == nullptr) return says + "but its read returned nothing (V-2, W-1: no reading is no evidence)";
+        if (shows_write(L, *L.now, L.was)) return says + "but its read at t=" + std::to_string(L.after->at_ms) + " showed it: " + sim::shown_text(*L.now) + " (W-1)";
+        if (L.delivered && (L.was == nullptr || shown_already(L, *L.was))) {
+            return says + "but the reading before the delivery " + (L.was == nullptr ? std::string("returned nothing") : "already showed that state: " + sim::shown_text(*L.was)) +
+                   ": no reading could tell its absence (V-2, W-1)";
+        }
+        if (run.rules_settle && L.delivered && L.after->at_ms < *L.delivered + bound) {
+            return says + "on a read at t=" + std::to_string(L.after->at_ms) + ", before the app's declared bound of " + std::to_string(bound) +
+                   " ms past the delivery at t=" + std::to_string(*L.delivered) + " (D-3)";
+        }
+        const TimeMs at = L.after->at_ms;
+        const bool others = L.delivered && std::any_of(truth.effects.begin(), truth.effects.end(), [&](const sim::Effect& e) {
+            return e.by != sim::Actor::Tool && e.at_ms >= *L.delivered && e.at_ms <= at && (L.w.element ? e.element == *L.w.element : e.window == L.window);
+        });
+        if (!others && write_landed_by(truth, d, L.w, at) && !not_the_tools_fault(scenario, run, d, L.w, at)) {
+            return says + "but it had landed by its read at t=" + std::to_string(at) + " (W-1)";
+        }
+    }
+    if (b.outcome == WriteOutcome::Done) {
+        const std::string says = who + " says " + of_d + " done, ";
+        if (L.was == nullptr || shown_already(L, *L.was)) {
+            return says + "but the reading before the delivery " + (L.was == nullptr ? std::string("returned nothing") : "already showed that state: " + sim::shown_text(*L.was)) +
+                   ": no reading could tell the write (V-1, W-1)";
+        }
+        if (L.now == nullptr || !shows_write(L, *L.now, L.was)) {
+            return says + "but its read " + (L.now == nullptr ? std::string("returned nothing") : "did not show it: " + sim::shown_text(*L.now)) + " (V-1, W-1)";
+        }
+        if (const auto s = later_step_delivered_to_the_app(scenario, run, k, d, L)) {
+            return says + "but step " + std::to_string(*s) + " delivered to the same app after it and before the read at t=" + std::to_string(L.after->at_ms) +
+                   ": the reading cannot tell whose effect it shows (W-1: unknown)";
+        }
+    }
+    // C-4, W-1: the evidence decided "not done" — two clean readings, neither showing the write, the
+    // second settled (past the declared bound under a rule set that settles; its promise, as data),
+    // the write had not landed and nothing else could have written or undone it.
+    if (b.outcome == WriteOutcome::Unknown && L.delivered && before_clean && after_clean && L.d_timing != nullptr && !shown_already(L, *L.was) &&
+        !shows_write(L, *L.now, L.was)) {
+        const TimeMs t = L.after->at_ms;
+        const bool settled = !run.rules_settle || t >= L.d_timing->ended_ms + bound;
+        const bool own_overrun = std::any_of(truth.effects.begin(), truth.effects.end(), [&](const sim::Effect& e) {
+            return e.overrun && e.step == static_cast<std::int32_t>(d);
+        });
+        if (settled && !own_overrun && !write_landed_by(truth, d, L.w, t) && !delivered_to_the_app(scenario, run, d, L, *L.delivered, t) &&
+            !written_by_another(run, d, L, L.before->at_ms, t)) {
+            return who + " says " + of_d + " unknown, but its read at t=" + std::to_string(t) + (run.rules_settle ? ", past the app's declared bound," : "") +
+                   " showed it absent (" + sim::shown_text(*L.was) + " before, " + sim::shown_text(*L.now) +
+                   " now), read clean, nothing else delivered to the app or wrote it: the evidence said not_done (C-4, W-1)";
+        }
+    }
+    return std::nullopt;
+}
+
+// Progress where the tool made no read at all: a dependent step held back at its boundary without
+// one read of the post's feed or the window's marker, though step d's effect had landed before step
+// k began (past the declared bound under a rule set that settles), the reading before was clean
+// and lacked it, the feed is always readable and the request declared it, reads are never faulted,
+// nothing moved or removed a control up to step k's end, and nothing else wrote it or was delivered
+// to its app. (Typed text: typed_write_left_unread.)
+std::optional<std::string> shown_write_left_unread(const sim::Scenario& scenario, const History& run, std::uint32_t k, std::uint32_t d,
+                                                   const StepReport& rep) {
+    const bool held_back = !rep.result.ok && rep.result.error && rep.result.error->kind == ErrorKind::Escalate;
+    if (!held_back || scenario.faults.read_failure_permille != 0 || scenario.faults.stale_read_permille != 0) return std::nullopt;
+    const BoundaryLedger L = ledger_of(scenario, run, k, d);
+    if (L.w.kinds.empty() || L.typed() || L.after != nullptr || L.k_timing == nullptr || !L.delivered) return std::nullopt;
+    if (L.before == nullptr || L.was == nullptr || L.before->fault != sim::ReadFault::None || shown_already(L, *L.was)) return std::nullopt;
+    if (!L.save()) {
+        const sim::Control* feed = control_anywhere(scenario, *L.w.element).control;
+        if (feed == nullptr || feed->readability != sim::Readability::Readable || d >= run.requests.size() || !run.requests[d].writes) return std::nullopt;
+    }
+    const TimeMs began = L.k_timing->began_ms;
+    if (tree_moved_by(scenario, run, L.k_timing->ended_ms) || !write_landed_by(run.truth(), d, L.w, began)) return std::nullopt;
+    if (run.rules_settle && began - *L.delivered < declared_bound_ms(scenario, scenario.steps[d].window)) return std::nullopt;
+    if (written_by_another(run, d, L, L.before->at_ms, began) || delivered_to_the_app(scenario, run, d, L, *L.delivered, began)) return std::nullopt;
+    return "step " + std::to_string(k) + " was held back at its boundary without reading what step " + std::to_string(d) + " writes (" +
+           (L.save() ? std::string("the window's unsaved marker") : std::string("the feed")) + "), but step " + std::to_string(d) +
+           "'s effect had landed before step " + std::to_string(k) + " began at t=" + std::to_string(began) +
+           ", in a readable place nobody else wrote: one read would have cleared it (B-3, O-4, C-4)";
+}
+
 }  // namespace
 
 CheckResult dependent_step_only_after_observed(const sim::Scenario& scenario, const History& run) {
@@ -402,6 +628,7 @@ CheckResult dependent_step_only_after_observed(const sim::Scenario& scenario, co
             // W-1: "done" is said of a write that had landed by the boundary read.
             const BoundaryObservation& b = *rep->dependency;
             if (auto lie = settled_lie(scenario, run, k, d, b)) return CheckResult::violated(std::string(name), k, *lie);
+            if (auto lie = boundary_outcome_lie(scenario, run, k, d, *rep)) return CheckResult::violated(std::string(name), k, *lie);
             if (b.outcome == WriteOutcome::Done && b.after) {
                 const Written w = written_by(scenario, scenario.steps[d]);
                 const TimeMs at = b.after->at_ms;
@@ -417,6 +644,7 @@ CheckResult dependent_step_only_after_observed(const sim::Scenario& scenario, co
         }
         if (rep != nullptr && rep->dependency) {
             if (auto withheld = go_ahead_withheld(scenario, run, k, d, *rep)) return CheckResult::violated(std::string(name), k, *withheld);
+            if (auto unread = shown_write_left_unread(scenario, run, k, d, *rep)) return CheckResult::violated(std::string(name), k, *unread);
         }
         ++judged;
         const auto a = first_attempt(truth, k);

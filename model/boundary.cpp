@@ -160,7 +160,7 @@ std::optional<WriteReading> before_from_evidence(const StepReport& rep, const Wr
 
 void Tool::remember_step(const StepReport& rep) {
     const Request& r = rep.request;
-    SentStep sent{r, rep.write_before, desktop_.now_ms(), rep.result.evidence.delivered};
+    SentStep sent{r, rep.write_before, desktop_.now_ms(), rep.result.evidence.delivered, ++remembered_};
     if (!sent.before) {
         // P-1: stamped with when that reading was taken, not when the step ended.
         if (const auto w = declared_write(r)) sent.before = before_from_evidence(rep, *w, before_read_at_);
@@ -199,16 +199,17 @@ std::optional<BoundaryObservation> Tool::boundary_phase(const Request& r) {
     obs.settled = read_settled(rules_.settles, bound, sent.ended_ms, after.at_ms);
     obs.outcome = classify_declared(*obs.writes, obs.before, after, obs.settled);
     // A later step of this tool delivered since to the same app may have written the same state
-    // (the same post clicked by coordinates): the reading cannot tell whose effect it shows (W-1:
-    // unknown). An app's effects land in its own windows only; a window gone is taken as the same app.
+    // (the same post clicked by coordinates), or undone it (text typed over, the document dirtied
+    // again): the reading cannot tell whose effect it shows, nor whose it misses (W-1: unknown,
+    // either way). An app's effects land in its own windows only; a window gone is taken as the same app.
     const auto app_of = [&](WindowId w) { const auto info = desktop_.window(w); return info ? std::optional(info->pid) : std::nullopt; };
     const std::optional<ProcessId> written_app = app_of(sent.request.target);
     const bool later_delivery = std::any_of(sent_.begin(), sent_.end(), [&](const auto& other) {
-        if (other.first == dep || !other.second.delivered || other.second.ended_ms <= sent.ended_ms) return false;
+        if (other.first == dep || !other.second.delivered || other.second.order <= sent.order) return false;
         const std::optional<ProcessId> to = app_of(other.second.request.target);
         return !written_app || !to || *to == *written_app;
     });
-    if (later_delivery && obs.outcome == WriteOutcome::Done) obs.outcome = WriteOutcome::Unknown;
+    if (later_delivery) obs.outcome = WriteOutcome::Unknown;
     const ObservedAction action = boundary_action(obs.dependency, *obs.writes, sent.request.target);
     obs.snapshot = boundary_snapshot(action, *obs.writes, after, obs.settled, obs.outcome);
     if (obs.before) obs.previous = boundary_previous(action, *obs.writes, *obs.before);

@@ -193,8 +193,10 @@ private:
         std::optional<WriteReading> before;
         TimeMs ended_ms = 0;
         bool delivered = false;
+        std::uint64_t order = 0;  // the how-many-th step remembered: "later" even within one millisecond
     };
     std::map<std::int32_t, SentStep> sent_;
+    std::uint64_t remembered_ = 0;
     TimeMs before_read_at_ = 0;  // when the last step's evidence `before` was read (its boundary reading's time)
 };
 

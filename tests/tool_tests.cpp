@@ -958,7 +958,11 @@ BOOST_AUTO_TEST_CASE(B3_W5_another_actor_writing_the_same_text_reads_as_done_a_n
 // declared write), posts the same comment; step 4 depends on step 2, and the boundary reads "one
 // more comment" — true of the feed, not of step 2. The check names it (not judged, S-7), and only
 // when both are in the ground truth: without the overrun the same desktop holds.
-BOOST_AUTO_TEST_CASE(B3_S7_an_overrunning_dependency_with_a_stand_in_write_is_not_judged_and_only_then) {
+// Step 2's post overran its bound and step 3 posted the same comment to the same app in the
+// millisecond step 2 was sent: the boundary read shows a comment, but whose? A later delivery of the
+// tool to that app leaves the reading unable to tell (W-1: unknown), so step 4 is never sent. The
+// tool once compared end times, which are equal within one millisecond, and went ahead.
+BOOST_AUTO_TEST_CASE(B3_W1_a_later_step_delivered_to_the_same_app_leaves_the_boundary_unknown) {
     std::ifstream in("tests/data/boundary-own-overrun-with-a-stand-in-write.json");
     BOOST_TEST_REQUIRE(in.good());
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -966,13 +970,13 @@ BOOST_AUTO_TEST_CASE(B3_S7_an_overrunning_dependency_with_a_stand_in_write_is_no
     BOOST_TEST_REQUIRE(std::holds_alternative<sim::Scenario>(decoded));
     sim::Scenario s = std::get<sim::Scenario>(decoded);
     const auto run = props::run_scenario(s);
-    const auto excused = props::dependent_step_only_after_observed(s, run);
-    BOOST_TEST((excused.status == props::CheckStatus::CannotJudge));
-    BOOST_TEST(excused.why_not_judged.find("stood in") != std::string::npos, excused.why_not_judged);
-    s.faults.latency_overrun_permille = 0;
-    s.faults.latency_overrun_ms = 0;
-    const auto in_bound = props::dependent_step_only_after_observed(s, props::run_scenario(s));
-    BOOST_TEST((in_bound.status == props::CheckStatus::Holds));
+    BOOST_TEST_REQUIRE(run.steps.size() == 5u);
+    const StepReport& dependent = run.steps[4];
+    BOOST_TEST_REQUIRE(dependent.dependency.has_value());
+    BOOST_TEST(to_string(dependent.dependency->outcome) == "unknown");
+    BOOST_TEST(!dependent.result.ok);
+    BOOST_TEST(std::none_of(run.truth().attempts.begin(), run.truth().attempts.end(), [](const sim::Attempt& a) { return a.step == 4; }));
+    BOOST_TEST((props::dependent_step_only_after_observed(s, run).status == props::CheckStatus::Holds));
 }
 
 BOOST_AUTO_TEST_CASE(W2_a_repeat_with_the_same_idempotency_key_has_no_second_effect) {
