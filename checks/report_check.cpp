@@ -655,6 +655,44 @@ Lie borrow_left_out(const Claim& c) {
     return std::nullopt;
 }
 
+
+// F-4's "another window" as SPEC words it: a move of the front by someone other than the tool (the
+// user, another window, an app) to a window related to no target of the call, nor to any window a
+// step had delivered to before it (a window of such an app coming forward is that app's reaction,
+// F-3).
+bool another_windows_move(const sim::Scenario& s, const History& run, const Segment& seg, const sim::ForegroundChange& c) {
+    if (c.by == sim::Actor::Tool || c.to == no_window || related_to_a_target(run, s, seg, c.to)) return false;
+    const auto& attempts = run.truth().attempts;
+    for (std::size_t i = 0; i < c.attempts_before && i < attempts.size(); ++i) {
+        const auto& a = attempts[i];
+        if (a.step >= 0 && a.outcome == sim::AttemptOutcome::Delivered && related_window(s, c.to, a.window)) return false;
+    }
+    return true;
+}
+
+// The time of the tool's next act after foreground change `c` within a range: its next foreground
+// request or delivery attempt at or after the change; `until` when it made none. `acted` says
+// whether there was one.
+TimeMs next_act_after(const History& run, const sim::ForegroundChange& c, std::size_t requests_begin, std::size_t requests_end,
+                      std::size_t attempts_end, TimeMs until, bool& acted) {
+    const auto& requests = run.truth().foreground_requests;
+    const auto& attempts = run.truth().attempts;
+    TimeMs next = until;
+    acted = false;
+    for (std::size_t k = requests_begin; k < requests_end && k < requests.size(); ++k) {
+        if (requests[k].at_ms >= c.at_ms && requests[k].attempts_before >= c.attempts_before) {
+            next = std::min(next, requests[k].at_ms);
+            acted = true;
+        }
+    }
+    if (c.attempts_before < attempts_end && c.attempts_before < attempts.size()) {
+        next = std::min(next, attempts[c.attempts_before].at_ms);
+        acted = true;
+    }
+    return next;
+}
+
+
 Lie held_after_someone_else(const Claim& c);
 
 Lie step_foreground_lie(const Claim& c) {
@@ -755,10 +793,44 @@ Lie give_back_mid_batch(const sim::Scenario& s, const History& run, const Segmen
     return std::nullopt;
 }
 
+// F-4, F-5: a step that holds the front does not look at it again after its delivery; the next step
+// does, as it begins. Another window (another_windows_move) that took the front after the held
+// step's last act and still had it when the next step of the batch began was seen then: the held
+// step or that next step reports changedBy (after the batch's last step: the batch report).
+Lie held_front_taken_unreported(const sim::Scenario& s, const History& run, const Segment& seg, const BatchReport& b) {
+    const auto& ch = run.truth().foreground_changes;
+    for (std::size_t x = 0; x < seg.reports.size(); ++x) {
+        const auto& rep = run.steps[seg.reports[x]];
+        const auto& t = run.timings[seg.reports[x]];
+        if (!rep.result.ok || !rep.result.evidence.foreground.held || rep.result.evidence.foreground.changed_by) continue;
+        const bool last = x + 1 == seg.reports.size();
+        const std::size_t look = last ? seg.changes_end : run.timings[seg.reports[x + 1]].changes_begin;
+        if (look == 0 || look <= t.changes_begin || look - 1 >= ch.size()) continue;
+        const std::size_t i = look - 1;  // the last move before the next look: it stood then
+        if (i >= t.changes_end || !another_windows_move(s, run, seg, ch[i])) continue;
+        bool acted = false;
+        next_act_after(run, ch[i], t.requests_begin, t.requests_end, t.attempts_end, t.ended_ms, acted);
+        if (acted) continue;  // judged within the step (another_window_left_out)
+        if (last) {
+            if (b.foreground.changed_by) continue;
+        } else {
+            const auto& next = run.steps[seg.reports[x + 1]];
+            const auto& nt = run.timings[seg.reports[x + 1]];
+            if (nt.before.foreground != ch[i].to || next.result.evidence.foreground.changed_by) continue;
+        }
+        return "step " + std::to_string(rep.index) + " held the front, " + std::string(sim::to_string(ch[i].by)) + " took it to " + w_name(ch[i].to) +
+               " at " + t_at(ch[i].at_ms) + " and it was still there when the batch next looked, but neither that step nor " +
+               (last ? std::string("the batch report") : "step " + std::to_string(run.steps[seg.reports[x + 1]].index)) + " reports changedBy (F-4)";
+    }
+    return std::nullopt;
+}
+
 Lie batch_foreground_lie(const sim::Scenario& s, const History& run, const Segment& seg) {
     if (!seg.batch_report || *seg.batch_report >= run.batches.size()) return std::nullopt;
-    const auto& fg = run.batches[*seg.batch_report].foreground;
+    const BatchReport& b = run.batches[*seg.batch_report];
+    const auto& fg = b.foreground;
     const Range g{seg.changes_begin, seg.changes_end, seg.requests_begin, seg.requests_end, seg.began_ms, seg.ended_ms};
+    if (auto lie = held_front_taken_unreported(s, run, seg, b)) return lie;
     return foreground_lie(s, run, g, g, fg, nullptr, "the batch");
 }
 

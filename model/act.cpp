@@ -43,6 +43,7 @@ struct Tool::Step {
     bool tool_moved_front = false;        // the tool itself moved the front during this step
     bool moved_before_borrow = false;     // someone else moved the front before this step borrowed
     bool moved_while_pre_checks = false;  // someone else's window came to the front while the pre-checks waited
+    bool hold_lost = false;               // this step found the batch's held front taken by someone else (F-4)
     // resolve
     std::optional<WindowInfo> window;
     detail::Target target;
@@ -270,7 +271,7 @@ void Tool::run_phases(Step& s) {
 // make is reported.
 void Tool::step_failed(Step& s, Error e) {
     const bool moved = moved_by_another(s.moved_before_borrow || s.moved_while_pre_checks, s.tool_moved_front, s.front_at_start, desktop_.foreground());
-    if (moved && !s.ev.foreground.changed_by) s.ev.foreground.changed_by = "another-window";
+    if ((moved || s.hold_lost) && !s.ev.foreground.changed_by) s.ev.foreground.changed_by = "another-window";
     s.report.result = adapt(helper_error(std::move(e), std::move(s.ev)));
     assert(!s.report.result.ok);
     assert(s.report.result.error.has_value());
@@ -280,7 +281,7 @@ void Tool::step_failed(Step& s, Error e) {
 void Tool::step_observed(Step& s) {
     s.ev.after = s.before;
     const bool moved = moved_by_another(s.moved_before_borrow || s.moved_while_pre_checks, s.tool_moved_front, s.front_at_start, desktop_.foreground());
-    if (moved && !s.ev.foreground.changed_by) s.ev.foreground.changed_by = "another-window";  // F-4
+    if ((moved || s.hold_lost) && !s.ev.foreground.changed_by) s.ev.foreground.changed_by = "another-window";  // F-4
     s.report.result = adapt(helper_result(Verdict::Unknown, std::move(s.ev)));
 }
 
@@ -325,6 +326,9 @@ void Tool::decide_front_owner(Step& s, WindowId front) {
         mark(Mark::held_borrow_lost_to_another_window);
         s.hold->interfered = true;
         s.hold->borrow.reset();
+        // Reported by this step whatever evidence replaces this one later in it (a new borrow, the
+        // F-3 watch, a give-back at failure).
+        s.hold_lost = true;
         s.ev.foreground.changed_by = "another-window";
     }
 }
@@ -592,7 +596,7 @@ void Tool::step_give_back(Step& s) {
         const std::vector<WindowId> acted = hold != nullptr ? hold->acted : std::vector<WindowId>{};
         s.ev.foreground = watch_after_background_action(desktop_, s.request.target, owed, gc, acted);
     }
-    if ((s.moved_before_borrow || s.moved_before_delivery || s.moved_while_pre_checks) && !s.ev.foreground.changed_by) {
+    if ((s.moved_before_borrow || s.moved_before_delivery || s.moved_while_pre_checks || s.hold_lost) && !s.ev.foreground.changed_by) {
         s.ev.foreground.changed_by = "another-window";
     }
     if (hold == nullptr) return;
