@@ -830,6 +830,12 @@ Lie batch_foreground_lie(const sim::Scenario& s, const History& run, const Segme
     const BatchReport& b = run.batches[*seg.batch_report];
     const auto& fg = b.foreground;
     const Range g{seg.changes_begin, seg.changes_end, seg.requests_begin, seg.requests_end, seg.began_ms, seg.ended_ms};
+    // F-2, F-5: the evidence agrees with the counts: a give-back needs a borrow, and a batch that
+    // says it gave the front back does not say it was not restored.
+    if ((b.give_backs >= 1 || b.borrows >= 1) && fg.unchanged) {
+        return "the batch counts " + std::to_string(b.borrows) + " borrow(s) and " + std::to_string(b.give_backs) +
+               " give-back(s), but reports the foreground unchanged:true (F-2, F-5)";
+    }
     if (auto lie = held_front_taken_unreported(s, run, seg, b)) return lie;
     return foreground_lie(s, run, g, g, fg, nullptr, "the batch");
 }

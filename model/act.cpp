@@ -135,6 +135,22 @@ ForegroundEvidence held_evidence(const Borrow& b) {
     return ev;
 }
 
+// F-2, F-4: a held borrow someone else took the front from, as a give-back that left it to them
+// would report it: borrowed by the tool, not restored, for as long as the tool held it.
+ForegroundEvidence lost_hold_evidence(const Borrow& b, TimeMs now) {
+    ForegroundEvidence ev;
+    ev.waited_for_user_ms = b.waited_for_user_ms;
+    ev.retried_after_refusal = b.retried_after_refusal;
+    ev.changed_by = "another-window";
+    if (!b.borrowed) return ev;  // {unchanged:true}: nothing was borrowed
+    ev.unchanged = false;
+    ev.borrowed = true;
+    ev.by = "tool";
+    ev.restored = false;
+    ev.duration_ms = now - b.started_ms;
+    return ev;
+}
+
 // A poll confirms the one before it when every reading that one took is read again, the same: a
 // field the earlier poll could not read is no evidence of change (V-2), so a failed read does not
 // keep a settled state from settling — and a poll that loses a reading does not settle on it.
@@ -325,6 +341,7 @@ void Tool::decide_front_owner(Step& s, WindowId front) {
         // F-4: someone else took the front from the held borrow: leave it to them, report it.
         mark(Mark::held_borrow_lost_to_another_window);
         s.hold->interfered = true;
+        s.hold->lost = lost_hold_evidence(*s.hold->borrow, desktop_.now_ms());
         s.hold->borrow.reset();
         // Reported by this step whatever evidence replaces this one later in it (a new borrow, the
         // F-3 watch, a give-back at failure).
@@ -436,6 +453,7 @@ std::optional<Error> Tool::step_borrow(Step& s) {
         // F-4: someone else moved the front while the tool waited: the held borrow is theirs now.
         mark(Mark::held_borrow_lost_to_another_window);
         hold->interfered = true;
+        hold->lost = lost_hold_evidence(*hold->borrow, desktop_.now_ms());
         hold->borrow.reset();
     }
     if (!d.becomes_hold) return std::nullopt;
@@ -718,6 +736,9 @@ void Tool::batch_give_back(BatchReport& out, Hold& hold) {
         const ForegroundEvidence fe = watch_after_background_action(desktop_, hold.acted.back(), hold.owner, gc, hold.acted);
         if (fe.borrowed) out.foreground = fe;
     }
+    // F-2: a held borrow someone else took is still a borrow the batch made (not restored: left to
+    // them, F-4), unless a later borrow's give-back or the watch above says what happened after.
+    if (out.foreground.unchanged && hold.lost && !hold.borrow) out.foreground = *hold.lost;
     if (hold.interfered) out.foreground.changed_by = "another-window";  // F-4: reported, not fought
 }
 
