@@ -692,8 +692,17 @@ TimeMs next_act_after(const History& run, const sim::ForegroundChange& c, std::s
     return next;
 }
 
+// Change `i` was undone or overtaken before the tool's next act at `next`: a later change came
+// before it (or someone else's at that very ms, before the tool looked).
+bool superseded_before(const std::vector<sim::ForegroundChange>& ch, std::size_t i, std::size_t end, TimeMs next) {
+    for (std::size_t j = i + 1; j < end && j < ch.size(); ++j) {
+        if (ch[j].at_ms < next || (ch[j].by != sim::Actor::Tool && ch[j].at_ms <= next)) return true;
+    }
+    return false;
+}
 
 Lie held_after_someone_else(const Claim& c);
+Lie another_window_left_out(const Claim& c);
 
 Lie step_foreground_lie(const Claim& c) {
     const auto& fg = c.report.result.evidence.foreground;
@@ -738,8 +747,31 @@ Lie step_foreground_lie(const Claim& c) {
         return c.name() + " reports borrowed by the tool, but the tool did not bring " + w_name(c.report.request.target) +
                " to the front during the step (F-2)";
     }
+    if (auto lie = another_window_left_out(c)) return lie;
     if (auto lie = held_after_someone_else(c)) return lie;
     return foreground_lie(c.scenario, c.run, step, since, fg, &c, c.name());
+}
+
+// F-4 per step, both ways: someone else moved the front during the step to another window (F-4's,
+// see another_windows_move) — not back to the window in front when the step began — and it still
+// stood at the tool's next act (a foreground request, a delivery attempt) or, for a step that does
+// not hold the front, when the step answered: the tool saw it, and the step reports changedBy.
+Lie another_window_left_out(const Claim& c) {
+    const auto& fg = c.report.result.evidence.foreground;
+    if (fg.changed_by) return std::nullopt;
+    const auto& t = c.timing;
+    const auto& ch = c.run.truth().foreground_changes;
+    for (std::size_t i = t.changes_begin; i < t.changes_end && i < ch.size(); ++i) {
+        const auto& m = ch[i];
+        if (m.to == t.before.foreground || !another_windows_move(c.scenario, c.run, c.segment, m)) continue;
+        bool acted = false;
+        const TimeMs next = next_act_after(c.run, m, t.requests_begin, t.requests_end, t.attempts_end, t.ended_ms, acted);
+        if (fg.held && !acted) continue;  // a held step does not look again after its delivery
+        if (superseded_before(ch, i, t.changes_end, next)) continue;
+        return c.name() + " leaves out changedBy: " + std::string(sim::to_string(m.by)) + " moved the front to " + w_name(m.to) + " at " +
+               t_at(m.at_ms) + ", and it was still there when the tool next looked (F-4)";
+    }
+    return std::nullopt;
 }
 
 // F-4, F-5: a batch step says it holds the front, but the last move of the front up to its answer
@@ -793,6 +825,40 @@ Lie give_back_mid_batch(const sim::Scenario& s, const History& run, const Segmen
     return std::nullopt;
 }
 
+// F-4 for the batch, both ways: someone else took the front from the batch's held borrow — the
+// change right before was the tool's move onto a window a step of the batch then held (held:true),
+// and the taker is another window (another_windows_move) that the tool had not itself asked the
+// front back for — and it still stood at the tool's next act (or the batch's end): the batch
+// reports changedBy.
+Lie batch_left_out_another_window(const sim::Scenario& s, const History& run, const Segment& seg, const BatchReport& b) {
+    if (b.foreground.changed_by || b.borrows == 0) return std::nullopt;
+    const auto& ch = run.truth().foreground_changes;
+    const auto& requests = run.truth().foreground_requests;
+    for (std::size_t i = seg.changes_begin + 1; i < seg.changes_end && i < ch.size(); ++i) {
+        const auto& m = ch[i];
+        const auto& onto = ch[i - 1];
+        if (onto.by != sim::Actor::Tool || onto.to != m.from || !related_to_a_target(run, s, seg, m.from)) continue;
+        bool while_held = false;
+        for (const std::size_t k : seg.reports) {
+            const auto& tk = run.timings[k];
+            if (!run.steps[k].result.evidence.foreground.held || run.steps[k].request.target != onto.to) continue;
+            while_held = while_held || (i - 1 >= tk.changes_begin && i - 1 < tk.changes_end);
+        }
+        if (!while_held || !another_windows_move(s, run, seg, m)) continue;
+        bool asked = false;
+        for (std::size_t k = seg.requests_begin; k < seg.requests_end && k < requests.size(); ++k) {
+            asked = asked || (requests[k].at_ms <= m.at_ms && requests[k].window == m.to);
+        }
+        if (asked) continue;  // a give-back the desktop had refused: the tool's own doing
+        bool acted = false;
+        const TimeMs next = next_act_after(run, m, seg.requests_begin, seg.requests_end, run.truth().attempts.size(), seg.ended_ms, acted);
+        if (superseded_before(ch, i, seg.changes_end, std::min(next, seg.ended_ms))) continue;
+        return "the batch leaves out changedBy: " + std::string(sim::to_string(m.by)) + " took the held front to " + w_name(m.to) + " at " +
+               t_at(m.at_ms) + ", and it was still there when the tool next looked (F-4)";
+    }
+    return std::nullopt;
+}
+
 // F-4, F-5: a step that holds the front does not look at it again after its delivery; the next step
 // does, as it begins. Another window (another_windows_move) that took the front after the held
 // step's last act and still had it when the next step of the batch began was seen then: the held
@@ -836,6 +902,7 @@ Lie batch_foreground_lie(const sim::Scenario& s, const History& run, const Segme
         return "the batch counts " + std::to_string(b.borrows) + " borrow(s) and " + std::to_string(b.give_backs) +
                " give-back(s), but reports the foreground unchanged:true (F-2, F-5)";
     }
+    if (auto lie = batch_left_out_another_window(s, run, seg, b)) return lie;
     if (auto lie = held_front_taken_unreported(s, run, seg, b)) return lie;
     return foreground_lie(s, run, g, g, fg, nullptr, "the batch");
 }
