@@ -902,6 +902,14 @@ Lie batch_foreground_lie(const sim::Scenario& s, const History& run, const Segme
         return "the batch counts " + std::to_string(b.borrows) + " borrow(s) and " + std::to_string(b.give_backs) +
                " give-back(s), but reports the foreground unchanged:true (F-2, F-5)";
     }
+    if (b.foreground_returned && b.borrows >= 1 && fg.borrowed && !fg.restored) {
+        return std::string("the batch says it gave the front back (foregroundReturned), but its evidence says not restored (F-2, F-5)");
+    }
+    // F-2, F-3: after its last step the batch's own moves are its give-back and its watch's put-backs.
+    const std::size_t after_steps = seg.reports.empty() ? seg.changes_begin : run.timings[seg.reports.back()].changes_end;
+    if (fg.unchanged && tool_change_in(run, after_steps, g.changes_end)) {
+        return std::string("the batch reports the foreground unchanged:true, but the tool moved it after its last step (F-2, F-3)");
+    }
     if (auto lie = batch_left_out_another_window(s, run, seg, b)) return lie;
     if (auto lie = held_front_taken_unreported(s, run, seg, b)) return lie;
     return foreground_lie(s, run, g, g, fg, nullptr, "the batch");
