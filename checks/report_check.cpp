@@ -747,6 +747,21 @@ Lie step_foreground_lie(const Claim& c) {
         return c.name() + " reports borrowed by the tool, but the tool did not bring " + w_name(c.report.request.target) +
                " to the front during the step (F-2)";
     }
+    // F-1 in a batch: the borrow this very step made (its target brought forward by the tool within
+    // the step) was refused, F24 pressed and the request made again: the step says so.
+    if (seg.batch && fg.borrowed && fg.by == "tool" && !fg.retried_after_refusal &&
+        tool_change_in(c.run, t.changes_begin, t.changes_end, c.report.request.target) && retried_after_refusal_in(c.run, step)) {
+        return c.name() + " leaves out retriedAfterRefusal: its own borrow was refused, F24 pressed and the request made again (F-1)";
+    }
+    // F-5, F-7: a batch holds the front only for a control that needs it: a WPF-like window's (the
+    // others take their input in the background, E-4).
+    if (fg.held) {
+        const auto* w = sim::find_window(c.scenario, c.report.request.target);
+        if (w != nullptr && w->framework != Framework::Wpf) {
+            return c.name() + " reports the foreground held, but " + w_name(c.report.request.target) +
+                   " takes its input in the background: no borrow to hold (F-5, F-7)";
+        }
+    }
     if (auto lie = another_window_left_out(c)) return lie;
     if (auto lie = held_after_someone_else(c)) return lie;
     return foreground_lie(c.scenario, c.run, step, since, fg, &c, c.name());
