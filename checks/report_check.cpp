@@ -703,6 +703,7 @@ bool superseded_before(const std::vector<sim::ForegroundChange>& ch, std::size_t
 
 Lie held_after_someone_else(const Claim& c);
 Lie another_window_left_out(const Claim& c);
+Lie pointer_left_moved(const Claim& c);
 
 Lie step_foreground_lie(const Claim& c) {
     const auto& fg = c.report.result.evidence.foreground;
@@ -763,6 +764,7 @@ Lie step_foreground_lie(const Claim& c) {
         }
     }
     if (auto lie = another_window_left_out(c)) return lie;
+    if (auto lie = pointer_left_moved(c)) return lie;
     if (auto lie = held_after_someone_else(c)) return lie;
     return foreground_lie(c.scenario, c.run, step, since, fg, &c, c.name());
 }
@@ -785,6 +787,34 @@ Lie another_window_left_out(const Claim& c) {
         if (superseded_before(ch, i, t.changes_end, next)) continue;
         return c.name() + " leaves out changedBy: " + std::string(sim::to_string(m.by)) + " moved the front to " + w_name(m.to) + " at " +
                t_at(m.at_ms) + ", and it was still there when the tool next looked (F-4)";
+    }
+    return std::nullopt;
+}
+
+// E-5: a real click puts the pointer back. Walking the run's real clicks and the cursor's moves in
+// order, the tool's move to this step's click point, at the click, is followed at once by its move
+// back to where the pointer was before.
+Lie pointer_left_moved(const Claim& c) {
+    const auto& moves = c.truth().cursor_moves;
+    const auto& t = c.timing;
+    std::size_t next = 0;
+    for (const auto& d : c.truth().delivered) {
+        if (d.method != DeliveryMethod::RealInput || !d.point || d.step < 0) continue;
+        std::optional<std::size_t> k;
+        for (std::size_t j = next; j < moves.size() && !k; ++j) {
+            if (moves[j].at_ms == d.at_ms && moves[j].by == sim::Actor::Tool && moves[j].to == *d.point) k = j;
+        }
+        if (!k) continue;
+        const bool known = *k > 0;  // where the pointer was before the click
+        const Point before = known ? moves[*k - 1].to : Point{};
+        const bool back = known && *k + 1 < moves.size() && moves[*k + 1].by == sim::Actor::Tool && moves[*k + 1].to == before &&
+                          moves[*k + 1].at_ms == d.at_ms;
+        next = back ? *k + 2 : *k + 1;  // the move back is no later click's move to its point
+        if (d.step != c.step() || d.at_ms < t.began_ms || d.at_ms > t.ended_ms || !known) continue;
+        if (!back) {
+            return c.name() + " made a real click at " + t_at(d.at_ms) + " and did not put the pointer back to (" + std::to_string(before.x) +
+                   "," + std::to_string(before.y) + ") (E-5)";
+        }
     }
     return std::nullopt;
 }
