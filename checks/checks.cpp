@@ -471,6 +471,8 @@ bool related_to_a_target(const History& run, const sim::Scenario& scenario, cons
     return related_to_any_target(run, scenario, seg, w);
 }
 
+bool related_window(const sim::Scenario& scenario, WindowId w, WindowId target) { return related(scenario, w, target); }
+
 bool someone_elses_move(const sim::Scenario& scenario, const History& run, const Segment& seg, std::size_t change) {
     const auto& changes = run.truth().foreground_changes;
     if (change >= changes.size()) return false;

@@ -62,6 +62,8 @@ bool related_to_a_target(const History& run, const sim::Scenario& scenario, cons
 // user, another window, an app) and brought a window to the front unrelated to every window the
 // tool had acted on before it (delivered to, or brought forward within the segment).
 bool someone_elses_move(const sim::Scenario& scenario, const History& run, const Segment& seg, std::size_t change);
+// F-3: `w` is `target`, a window of its process, or owned (transitively) by it — from the scenario.
+bool related_window(const sim::Scenario& scenario, WindowId w, WindowId target);
 
 }  // namespace deskcheck::props
 

@@ -182,7 +182,7 @@ const std::array rows{
              +[](History& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.prev.has_value(); }, [](ForegroundEvidence& f) { f.prev.reset(); }); }),
     row("ForegroundEvidence", "changed_by", K::Claim, "a window unrelated to the target took the front and was left alone (F-4)", rmgt,
              +[](History& r) { return on_front(r, [](const ForegroundEvidence& f) { return !f.changed_by; }, [](ForegroundEvidence& f) { f.changed_by = "another-window"; }); },
-             +[](History& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.changed_by.has_value(); }, [](ForegroundEvidence& f) { f.changed_by.reset(); }); }, "left_out: another window taking the front, left out of a step's report, is caught only through the batch (foreground_returned)"),
+             +[](History& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.changed_by.has_value(); }, [](ForegroundEvidence& f) { f.changed_by.reset(); }); }, "left_out: required only of a window unrelated to every target and delivery of the call that still stood when the tool next looked (the step, the next step after a held one, the batch); one of the targets' own processes is not (F-3 or F-4)"),
     row("ForegroundEvidence", "retried_after_refusal", K::Claim, "a foreground request was refused, F24 pressed, and the request sent again (F-1)", rmgt,
              +[](History& r) { return on_front(r, [](const ForegroundEvidence& f) { return !f.retried_after_refusal; }, [](ForegroundEvidence& f) { f.retried_after_refusal = true; }); },
              +[](History& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.retried_after_refusal; }, [](ForegroundEvidence& f) { f.retried_after_refusal = false; }); }),

@@ -165,6 +165,12 @@ std::optional<std::string> step_error_lie(const sim::Scenario& scenario, const H
         }
         case ErrorKind::TargetOccluded:
             if (step.kind != sim::StepKind::ClickAt && step.kind != sim::StepKind::Click) return claims("it clicks nothing (E-5)");
+            // E-4, E-5, F-7: only a click that lands where the pointer is can be covered. A click by
+            // ref on a window that is not WPF-like goes as a click message, a posted click or a UIA
+            // pattern, which reach the control in the background whatever covers it.
+            if (step.kind == sim::StepKind::Click && w != nullptr && w->framework != Framework::Wpf) {
+                return claims(w_name(step.window) + " takes a click by ref in the background, where nothing covers it (E-4, E-5)");
+            }
             return std::nullopt;
         case ErrorKind::ForegroundRefused: {
             bool refused = false;

@@ -655,7 +655,55 @@ Lie borrow_left_out(const Claim& c) {
     return std::nullopt;
 }
 
+
+// F-4's "another window" as SPEC words it: a move of the front by someone other than the tool (the
+// user, another window, an app) to a window related to no target of the call, nor to any window a
+// step had delivered to before it (a window of such an app coming forward is that app's reaction,
+// F-3).
+bool another_windows_move(const sim::Scenario& s, const History& run, const Segment& seg, const sim::ForegroundChange& c) {
+    if (c.by == sim::Actor::Tool || c.to == no_window || related_to_a_target(run, s, seg, c.to)) return false;
+    const auto& attempts = run.truth().attempts;
+    for (std::size_t i = 0; i < c.attempts_before && i < attempts.size(); ++i) {
+        const auto& a = attempts[i];
+        if (a.step >= 0 && a.outcome == sim::AttemptOutcome::Delivered && related_window(s, c.to, a.window)) return false;
+    }
+    return true;
+}
+
+// The time of the tool's next act after foreground change `c` within a range: its next foreground
+// request or delivery attempt at or after the change; `until` when it made none. `acted` says
+// whether there was one.
+TimeMs next_act_after(const History& run, const sim::ForegroundChange& c, std::size_t requests_begin, std::size_t requests_end,
+                      std::size_t attempts_end, TimeMs until, bool& acted) {
+    const auto& requests = run.truth().foreground_requests;
+    const auto& attempts = run.truth().attempts;
+    TimeMs next = until;
+    acted = false;
+    for (std::size_t k = requests_begin; k < requests_end && k < requests.size(); ++k) {
+        if (requests[k].at_ms >= c.at_ms && requests[k].attempts_before >= c.attempts_before) {
+            next = std::min(next, requests[k].at_ms);
+            acted = true;
+        }
+    }
+    if (c.attempts_before < attempts_end && c.attempts_before < attempts.size()) {
+        next = std::min(next, attempts[c.attempts_before].at_ms);
+        acted = true;
+    }
+    return next;
+}
+
+// Change `i` was undone or overtaken before the tool's next act at `next`: a later change came
+// before it (or someone else's at that very ms, before the tool looked).
+bool superseded_before(const std::vector<sim::ForegroundChange>& ch, std::size_t i, std::size_t end, TimeMs next) {
+    for (std::size_t j = i + 1; j < end && j < ch.size(); ++j) {
+        if (ch[j].at_ms < next || (ch[j].by != sim::Actor::Tool && ch[j].at_ms <= next)) return true;
+    }
+    return false;
+}
+
 Lie held_after_someone_else(const Claim& c);
+Lie another_window_left_out(const Claim& c);
+Lie pointer_left_moved(const Claim& c);
 
 Lie step_foreground_lie(const Claim& c) {
     const auto& fg = c.report.result.evidence.foreground;
@@ -700,8 +748,75 @@ Lie step_foreground_lie(const Claim& c) {
         return c.name() + " reports borrowed by the tool, but the tool did not bring " + w_name(c.report.request.target) +
                " to the front during the step (F-2)";
     }
+    // F-1 in a batch: the borrow this very step made (its target brought forward by the tool within
+    // the step) was refused, F24 pressed and the request made again: the step says so.
+    if (seg.batch && fg.borrowed && fg.by == "tool" && !fg.retried_after_refusal &&
+        tool_change_in(c.run, t.changes_begin, t.changes_end, c.report.request.target) && retried_after_refusal_in(c.run, step)) {
+        return c.name() + " leaves out retriedAfterRefusal: its own borrow was refused, F24 pressed and the request made again (F-1)";
+    }
+    // F-5, F-7: a batch holds the front only for a control that needs it: a WPF-like window's (the
+    // others take their input in the background, E-4).
+    if (fg.held) {
+        const auto* w = sim::find_window(c.scenario, c.report.request.target);
+        if (w != nullptr && w->framework != Framework::Wpf) {
+            return c.name() + " reports the foreground held, but " + w_name(c.report.request.target) +
+                   " takes its input in the background: no borrow to hold (F-5, F-7)";
+        }
+    }
+    if (auto lie = another_window_left_out(c)) return lie;
+    if (auto lie = pointer_left_moved(c)) return lie;
     if (auto lie = held_after_someone_else(c)) return lie;
     return foreground_lie(c.scenario, c.run, step, since, fg, &c, c.name());
+}
+
+// F-4 per step, both ways: someone else moved the front during the step to another window (F-4's,
+// see another_windows_move) — not back to the window in front when the step began — and it still
+// stood at the tool's next act (a foreground request, a delivery attempt) or, for a step that does
+// not hold the front, when the step answered: the tool saw it, and the step reports changedBy.
+Lie another_window_left_out(const Claim& c) {
+    const auto& fg = c.report.result.evidence.foreground;
+    if (fg.changed_by) return std::nullopt;
+    const auto& t = c.timing;
+    const auto& ch = c.run.truth().foreground_changes;
+    for (std::size_t i = t.changes_begin; i < t.changes_end && i < ch.size(); ++i) {
+        const auto& m = ch[i];
+        if (m.to == t.before.foreground || !another_windows_move(c.scenario, c.run, c.segment, m)) continue;
+        bool acted = false;
+        const TimeMs next = next_act_after(c.run, m, t.requests_begin, t.requests_end, t.attempts_end, t.ended_ms, acted);
+        if (fg.held && !acted) continue;  // a held step does not look again after its delivery
+        if (superseded_before(ch, i, t.changes_end, next)) continue;
+        return c.name() + " leaves out changedBy: " + std::string(sim::to_string(m.by)) + " moved the front to " + w_name(m.to) + " at " +
+               t_at(m.at_ms) + ", and it was still there when the tool next looked (F-4)";
+    }
+    return std::nullopt;
+}
+
+// E-5: a real click puts the pointer back. Walking the run's real clicks and the cursor's moves in
+// order, the tool's move to this step's click point, at the click, is followed at once by its move
+// back to where the pointer was before.
+Lie pointer_left_moved(const Claim& c) {
+    const auto& moves = c.truth().cursor_moves;
+    const auto& t = c.timing;
+    std::size_t next = 0;
+    for (const auto& d : c.truth().delivered) {
+        if (d.method != DeliveryMethod::RealInput || !d.point || d.step < 0) continue;
+        std::optional<std::size_t> k;
+        for (std::size_t j = next; j < moves.size() && !k; ++j) {
+            if (moves[j].at_ms == d.at_ms && moves[j].by == sim::Actor::Tool && moves[j].to == *d.point) k = j;
+        }
+        if (!k) continue;
+        const bool known = *k > 0;  // where the pointer was before the click
+        const Point before = known ? moves[*k - 1].to : Point{};
+        const bool back = known && *k + 1 < moves.size() && moves[*k + 1].by == sim::Actor::Tool && moves[*k + 1].to == before &&
+                          moves[*k + 1].at_ms == d.at_ms;
+        next = back ? *k + 2 : *k + 1;  // the move back is no later click's move to its point
+        if (d.step != c.step() || d.at_ms < t.began_ms || d.at_ms > t.ended_ms || !known) continue;
+        if (!back) {
+            return c.name() + " made a real click at " + t_at(d.at_ms) + " and did not put the pointer back to (" + std::to_string(before.x) +
+                   "," + std::to_string(before.y) + ") (E-5)";
+        }
+    }
+    return std::nullopt;
 }
 
 // F-4, F-5: a batch step says it holds the front, but the last move of the front up to its answer
@@ -755,10 +870,93 @@ Lie give_back_mid_batch(const sim::Scenario& s, const History& run, const Segmen
     return std::nullopt;
 }
 
+// F-4 for the batch, both ways: someone else took the front from the batch's held borrow — the
+// change right before was the tool's move onto a window a step of the batch then held (held:true),
+// and the taker is another window (another_windows_move) that the tool had not itself asked the
+// front back for — and it still stood at the tool's next act (or the batch's end): the batch
+// reports changedBy.
+Lie batch_left_out_another_window(const sim::Scenario& s, const History& run, const Segment& seg, const BatchReport& b) {
+    if (b.foreground.changed_by || b.borrows == 0) return std::nullopt;
+    const auto& ch = run.truth().foreground_changes;
+    const auto& requests = run.truth().foreground_requests;
+    for (std::size_t i = seg.changes_begin + 1; i < seg.changes_end && i < ch.size(); ++i) {
+        const auto& m = ch[i];
+        const auto& onto = ch[i - 1];
+        if (onto.by != sim::Actor::Tool || onto.to != m.from || !related_to_a_target(run, s, seg, m.from)) continue;
+        bool while_held = false;
+        for (const std::size_t k : seg.reports) {
+            const auto& tk = run.timings[k];
+            if (!run.steps[k].result.evidence.foreground.held || run.steps[k].request.target != onto.to) continue;
+            while_held = while_held || (i - 1 >= tk.changes_begin && i - 1 < tk.changes_end);
+        }
+        if (!while_held || !another_windows_move(s, run, seg, m)) continue;
+        bool asked = false;
+        for (std::size_t k = seg.requests_begin; k < seg.requests_end && k < requests.size(); ++k) {
+            asked = asked || (requests[k].at_ms <= m.at_ms && requests[k].window == m.to);
+        }
+        if (asked) continue;  // a give-back the desktop had refused: the tool's own doing
+        bool acted = false;
+        const TimeMs next = next_act_after(run, m, seg.requests_begin, seg.requests_end, run.truth().attempts.size(), seg.ended_ms, acted);
+        if (superseded_before(ch, i, seg.changes_end, std::min(next, seg.ended_ms))) continue;
+        return "the batch leaves out changedBy: " + std::string(sim::to_string(m.by)) + " took the held front to " + w_name(m.to) + " at " +
+               t_at(m.at_ms) + ", and it was still there when the tool next looked (F-4)";
+    }
+    return std::nullopt;
+}
+
+// F-4, F-5: a step that holds the front does not look at it again after its delivery; the next step
+// does, as it begins. Another window (another_windows_move) that took the front after the held
+// step's last act and still had it when the next step of the batch began was seen then: the held
+// step or that next step reports changedBy (after the batch's last step: the batch report).
+Lie held_front_taken_unreported(const sim::Scenario& s, const History& run, const Segment& seg, const BatchReport& b) {
+    const auto& ch = run.truth().foreground_changes;
+    for (std::size_t x = 0; x < seg.reports.size(); ++x) {
+        const auto& rep = run.steps[seg.reports[x]];
+        const auto& t = run.timings[seg.reports[x]];
+        if (!rep.result.ok || !rep.result.evidence.foreground.held || rep.result.evidence.foreground.changed_by) continue;
+        const bool last = x + 1 == seg.reports.size();
+        const std::size_t look = last ? seg.changes_end : run.timings[seg.reports[x + 1]].changes_begin;
+        if (look == 0 || look <= t.changes_begin || look - 1 >= ch.size()) continue;
+        const std::size_t i = look - 1;  // the last move before the next look: it stood then
+        if (i >= t.changes_end || !another_windows_move(s, run, seg, ch[i])) continue;
+        bool acted = false;
+        next_act_after(run, ch[i], t.requests_begin, t.requests_end, t.attempts_end, t.ended_ms, acted);
+        if (acted) continue;  // judged within the step (another_window_left_out)
+        if (last) {
+            if (b.foreground.changed_by) continue;
+        } else {
+            const auto& next = run.steps[seg.reports[x + 1]];
+            const auto& nt = run.timings[seg.reports[x + 1]];
+            if (nt.before.foreground != ch[i].to || next.result.evidence.foreground.changed_by) continue;
+        }
+        return "step " + std::to_string(rep.index) + " held the front, " + std::string(sim::to_string(ch[i].by)) + " took it to " + w_name(ch[i].to) +
+               " at " + t_at(ch[i].at_ms) + " and it was still there when the batch next looked, but neither that step nor " +
+               (last ? std::string("the batch report") : "step " + std::to_string(run.steps[seg.reports[x + 1]].index)) + " reports changedBy (F-4)";
+    }
+    return std::nullopt;
+}
+
 Lie batch_foreground_lie(const sim::Scenario& s, const History& run, const Segment& seg) {
     if (!seg.batch_report || *seg.batch_report >= run.batches.size()) return std::nullopt;
-    const auto& fg = run.batches[*seg.batch_report].foreground;
+    const BatchReport& b = run.batches[*seg.batch_report];
+    const auto& fg = b.foreground;
     const Range g{seg.changes_begin, seg.changes_end, seg.requests_begin, seg.requests_end, seg.began_ms, seg.ended_ms};
+    // F-2, F-5: the evidence agrees with the counts: a give-back needs a borrow, and a batch that
+    // says it gave the front back does not say it was not restored.
+    if ((b.give_backs >= 1 || b.borrows >= 1) && fg.unchanged) {
+        return "the batch counts " + std::to_string(b.borrows) + " borrow(s) and " + std::to_string(b.give_backs) +
+               " give-back(s), but reports the foreground unchanged:true (F-2, F-5)";
+    }
+    if (b.foreground_returned && b.borrows >= 1 && fg.borrowed && !fg.restored) {
+        return std::string("the batch says it gave the front back (foregroundReturned), but its evidence says not restored (F-2, F-5)");
+    }
+    // F-2, F-3: after its last step the batch's own moves are its give-back and its watch's put-backs.
+    const std::size_t after_steps = seg.reports.empty() ? seg.changes_begin : run.timings[seg.reports.back()].changes_end;
+    if (fg.unchanged && tool_change_in(run, after_steps, g.changes_end)) {
+        return std::string("the batch reports the foreground unchanged:true, but the tool moved it after its last step (F-2, F-3)");
+    }
+    if (auto lie = batch_left_out_another_window(s, run, seg, b)) return lie;
+    if (auto lie = held_front_taken_unreported(s, run, seg, b)) return lie;
     return foreground_lie(s, run, g, g, fg, nullptr, "the batch");
 }
 

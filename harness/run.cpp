@@ -145,6 +145,8 @@ public:
                            std::to_string(b.borrows) + ", give-backs " + std::to_string(b.give_backs);
         if (b.stopped_at) text += ", stopped at its step " + std::to_string(*b.stopped_at);
         if (b.escalated) text += " (escalate)";
+        const auto& fg = b.foreground;
+        if (fg.borrowed) text += "; foreground borrowed by " + fg.by + (fg.restored ? ", restored" : ", NOT restored");
         if (b.foreground.changed_by) text += "; foreground changed by " + *b.foreground.changed_by;
         sim_.trace().note(sim_.now_ms(), text);
     }

@@ -43,6 +43,7 @@ struct Tool::Step {
     bool tool_moved_front = false;        // the tool itself moved the front during this step
     bool moved_before_borrow = false;     // someone else moved the front before this step borrowed
     bool moved_while_pre_checks = false;  // someone else's window came to the front while the pre-checks waited
+    bool hold_lost = false;               // this step found the batch's held front taken by someone else (F-4)
     // resolve
     std::optional<WindowInfo> window;
     detail::Target target;
@@ -131,6 +132,22 @@ ForegroundEvidence held_evidence(const Borrow& b) {
     ev.waited_for_user_ms = b.waited_for_user_ms;
     ev.retried_after_refusal = b.retried_after_refusal;
     if (b.changed_while_waiting) ev.changed_by = "another-window";
+    return ev;
+}
+
+// F-2, F-4: a held borrow someone else took the front from, as a give-back that left it to them
+// would report it: borrowed by the tool, not restored, for as long as the tool held it.
+ForegroundEvidence lost_hold_evidence(const Borrow& b, TimeMs now) {
+    ForegroundEvidence ev;
+    ev.waited_for_user_ms = b.waited_for_user_ms;
+    ev.retried_after_refusal = b.retried_after_refusal;
+    ev.changed_by = "another-window";
+    if (!b.borrowed) return ev;  // {unchanged:true}: nothing was borrowed
+    ev.unchanged = false;
+    ev.borrowed = true;
+    ev.by = "tool";
+    ev.restored = false;
+    ev.duration_ms = now - b.started_ms;
     return ev;
 }
 
@@ -270,7 +287,7 @@ void Tool::run_phases(Step& s) {
 // make is reported.
 void Tool::step_failed(Step& s, Error e) {
     const bool moved = moved_by_another(s.moved_before_borrow || s.moved_while_pre_checks, s.tool_moved_front, s.front_at_start, desktop_.foreground());
-    if (moved && !s.ev.foreground.changed_by) s.ev.foreground.changed_by = "another-window";
+    if ((moved || s.hold_lost) && !s.ev.foreground.changed_by) s.ev.foreground.changed_by = "another-window";
     s.report.result = adapt(helper_error(std::move(e), std::move(s.ev)));
     assert(!s.report.result.ok);
     assert(s.report.result.error.has_value());
@@ -280,7 +297,7 @@ void Tool::step_failed(Step& s, Error e) {
 void Tool::step_observed(Step& s) {
     s.ev.after = s.before;
     const bool moved = moved_by_another(s.moved_before_borrow || s.moved_while_pre_checks, s.tool_moved_front, s.front_at_start, desktop_.foreground());
-    if (moved && !s.ev.foreground.changed_by) s.ev.foreground.changed_by = "another-window";  // F-4
+    if ((moved || s.hold_lost) && !s.ev.foreground.changed_by) s.ev.foreground.changed_by = "another-window";  // F-4
     s.report.result = adapt(helper_result(Verdict::Unknown, std::move(s.ev)));
 }
 
@@ -324,7 +341,11 @@ void Tool::decide_front_owner(Step& s, WindowId front) {
         // F-4: someone else took the front from the held borrow: leave it to them, report it.
         mark(Mark::held_borrow_lost_to_another_window);
         s.hold->interfered = true;
+        s.hold->lost = lost_hold_evidence(*s.hold->borrow, desktop_.now_ms());
         s.hold->borrow.reset();
+        // Reported by this step whatever evidence replaces this one later in it (a new borrow, the
+        // F-3 watch, a give-back at failure).
+        s.hold_lost = true;
         s.ev.foreground.changed_by = "another-window";
     }
 }
@@ -432,6 +453,7 @@ std::optional<Error> Tool::step_borrow(Step& s) {
         // F-4: someone else moved the front while the tool waited: the held borrow is theirs now.
         mark(Mark::held_borrow_lost_to_another_window);
         hold->interfered = true;
+        hold->lost = lost_hold_evidence(*hold->borrow, desktop_.now_ms());
         hold->borrow.reset();
     }
     if (!d.becomes_hold) return std::nullopt;
@@ -592,7 +614,7 @@ void Tool::step_give_back(Step& s) {
         const std::vector<WindowId> acted = hold != nullptr ? hold->acted : std::vector<WindowId>{};
         s.ev.foreground = watch_after_background_action(desktop_, s.request.target, owed, gc, acted);
     }
-    if ((s.moved_before_borrow || s.moved_before_delivery || s.moved_while_pre_checks) && !s.ev.foreground.changed_by) {
+    if ((s.moved_before_borrow || s.moved_before_delivery || s.moved_while_pre_checks || s.hold_lost) && !s.ev.foreground.changed_by) {
         s.ev.foreground.changed_by = "another-window";
     }
     if (hold == nullptr) return;
@@ -714,6 +736,9 @@ void Tool::batch_give_back(BatchReport& out, Hold& hold) {
         const ForegroundEvidence fe = watch_after_background_action(desktop_, hold.acted.back(), hold.owner, gc, hold.acted);
         if (fe.borrowed) out.foreground = fe;
     }
+    // F-2: a held borrow someone else took is still a borrow the batch made (not restored: left to
+    // them, F-4), unless a later borrow's give-back or the watch above says what happened after.
+    if (out.foreground.unchanged && hold.lost && !hold.borrow) out.foreground = *hold.lost;
     if (hold.interfered) out.foreground.changed_by = "another-window";  // F-4: reported, not fought
 }
 

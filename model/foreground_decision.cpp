@@ -32,12 +32,15 @@ BorrowDecision decide_borrow(const BorrowFacts& f) {
     assert(!(d.new_owner && d.owed_to_owner));
     const FrontWindow& prev = d.owed_to_owner ? f.owner : f.prev;
     d.moved_before_borrow = f.borrowed && prev.id != f.front_at_start && !f.holds_borrow;
-    const bool others_move = f.changed_while_waiting && !prev.related_to_acted;
-    d.hold_lost = f.holds_borrow && others_move && !prev.related_to_held;
+    // Who moved the front is told by the window that was in front (f.prev), not by whom the front
+    // is owed to: a window of the batch's own apps in front is the batch's doing (F-3), not another
+    // window's (F-4), even when the give-back goes to the owner.
+    const bool others_move = f.changed_while_waiting && !f.prev.related_to_acted;
+    d.hold_lost = f.holds_borrow && others_move && !f.prev.related_to_held;
     if (!f.borrowed) return d;
     const bool holds = f.holds_borrow && !d.hold_lost;
     d.becomes_hold = true;
-    d.moves_own_hold = holds && prev.batch_window();
+    d.moves_own_hold = holds && f.prev.batch_window();
     d.fresh_borrow = !d.moves_own_hold;
     d.interferes = d.fresh_borrow && holds;
     assert(d.moves_own_hold != d.fresh_borrow);

@@ -14,6 +14,9 @@ struct Tool::Hold {
     std::uint32_t give_backs = 0;
     std::optional<ForegroundEvidence> returned;  // set when given back early (F-6)
     bool interfered = false;  // another window took the front from the held borrow (F-4)
+    // The batch's evidence of a held borrow someone else took (F-2, F-4): borrowed by the tool, not
+    // restored, left to them. The batch's account unless a later borrow or watch says more.
+    std::optional<ForegroundEvidence> lost;
     std::vector<WindowId> acted;  // windows the batch delivered to: a grab by one of them is ours
     // Who the front is owed to: the window in front when the batch began, or whoever else took it
     // since (F-4). A give-back never goes to a window of the batch's own apps instead (F-3).

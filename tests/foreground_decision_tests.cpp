@@ -132,6 +132,29 @@ BOOST_AUTO_TEST_CASE(F3_a_batch_apps_window_in_front_is_owed_to_the_owner_not_th
     BOOST_TEST(!d.owed_to_owner);
 }
 
+BOOST_AUTO_TEST_CASE(F3_F5_a_batch_apps_grab_of_the_held_front_moves_the_hold_and_is_no_other_windows_move) {
+    // The batch holds the front; an app it delivered to pulled its window forward (seed 12 case
+    // 19424). Borrowing again moves the batch's own hold: one borrow, no F-4 interference.
+    BorrowFacts f;
+    f.in_batch = true;
+    f.holds_borrow = true;
+    f.borrowed = true;
+    f.front_at_start = popup;
+    f.prev = acted(popup);
+    f.owner = outsider(owner);
+    BorrowDecision d = decide_borrow(f);
+    BOOST_TEST(d.owed_to_owner);
+    BOOST_TEST(d.moves_own_hold);
+    BOOST_TEST(!d.fresh_borrow);
+    BOOST_TEST(!d.interferes);
+    BOOST_TEST(!d.hold_lost);
+    f.changed_while_waiting = true;  // ... even when the app's window came forward during the user wait
+    d = decide_borrow(f);
+    BOOST_TEST(!d.hold_lost);
+    BOOST_TEST(d.moves_own_hold);
+    BOOST_TEST(!d.new_owner.has_value());
+}
+
 BOOST_AUTO_TEST_CASE(F4_another_window_during_the_user_wait_takes_the_hold_and_becomes_the_owner) {
     BorrowFacts f;
     f.in_batch = true;
