@@ -831,40 +831,44 @@ Lie held_after_someone_else(const Claim& c) {
     const auto& ch = c.run.truth().foreground_changes;
     const std::size_t last = t.changes_end - 1;
     if (last >= ch.size() || ch[last].by == sim::Actor::App) return std::nullopt;
+    // Seen: before the step began (the tool looks at every step start), or named by the step's
+    // changedBy when it is the segment's only move by anyone but the tool (an app's grab the tool
+    // also reports would leave it unclear which move the changedBy names).
     std::size_t moves = 0;
-    for (std::size_t j = seg.changes_begin; j < t.changes_end && j < ch.size(); ++j) moves += someone_elses_move(c.scenario, c.run, seg, j) ? 1 : 0;
+    for (std::size_t j = seg.changes_begin; j < t.changes_end && j < ch.size(); ++j) moves += ch[j].by != sim::Actor::Tool ? 1 : 0;
     const bool seen = last < t.changes_begin || (fg.changed_by.has_value() && moves == 1);
     if (!seen || !someone_elses_move(c.scenario, c.run, seg, last)) return std::nullopt;
     return c.name() + " reports the front held, but " + std::string(sim::to_string(ch[last].by)) + " moved it to " + w_name(ch[last].to) +
            " at " + t_at(ch[last].at_ms) + " and nobody moved it since (F-4, F-5)";
 }
 
-// F-5: while a batch holds the front (a step answered ok with held:true, and nobody else took the
-// front since), the tool does not give it back to the window it was taken from before the batch's
-// last step: the give-back is the batch's, once, at its end.
-Lie give_back_mid_batch(const sim::Scenario& s, const History& run, const Segment& seg) {
+// F-5: while a batch holds the front (a step answered ok with held:true, and neither the user nor
+// another window moved the front since — to any window, a batch target's too: the front is then
+// theirs), the tool does not give it back to the window it was taken from before the batch's last
+// step: the give-back is the batch's, once, at its end.
+Lie give_back_mid_batch(const History& run, const Segment& seg) {
     if (!seg.batch || seg.reports.size() < 2) return std::nullopt;
     const auto& ch = run.truth().foreground_changes;
     bool holding = false;
-    WindowId held_target = no_window;
+    std::vector<WindowId> held_targets;  // every window a step of the batch held: the front moved back onto one stays the batch's
     for (std::size_t x = 0; x + 1 < seg.reports.size(); ++x) {
         const auto& rep = run.steps[seg.reports[x]];
         const auto& t = run.timings[seg.reports[x]];
-        bool taken = false;  // someone else took the front during this step (the step may not have seen it)
+        bool taken = false;  // the user or another window moved the front during this step (it may not have seen it)
         for (std::size_t j = t.changes_begin; j < t.changes_end && j < ch.size(); ++j) {
-            if (someone_elses_move(s, run, seg, j)) {
+            if (ch[j].by == sim::Actor::User || ch[j].by == sim::Actor::AnotherWindow) {
                 holding = false;
                 taken = true;
             }
             if (holding && ch[j].by == sim::Actor::Tool && ch[j].to == seg.foreground_before && ch[j].to != rep.request.target &&
-                ch[j].to != held_target) {
+                std::find(held_targets.begin(), held_targets.end(), ch[j].to) == held_targets.end()) {
                 return "step " + std::to_string(rep.index) + ": the tool gave the front back to " + w_name(ch[j].to) + " at " + t_at(ch[j].at_ms) +
                        " while the batch held it and had more steps to run (F-5)";
             }
         }
         if (rep.result.evidence.foreground.held && rep.result.ok && !taken) {
             holding = true;
-            held_target = rep.request.target;
+            held_targets.push_back(rep.request.target);
         }
     }
     return std::nullopt;
@@ -1106,7 +1110,7 @@ CheckResult report_matches_ground_truth(const sim::Scenario& scenario, const His
         const ClaimJudgement write = write_report_claims(scenario, run, seg);
         if (write.lie) return CheckResult::violated(std::string(property), last ? std::optional<std::uint32_t>(last->report.index) : std::nullopt, *write.lie);
         if (write.cannot_judge) not_judged = write.cannot_judge;
-        if (auto lie = give_back_mid_batch(scenario, run, seg)) {
+        if (auto lie = give_back_mid_batch(run, seg)) {
             return CheckResult::violated(std::string(property), last ? std::optional<std::uint32_t>(last->report.index) : std::nullopt, *lie);
         }
         if (auto lie = batch_foreground_lie(scenario, run, seg)) {
