@@ -866,9 +866,9 @@ Lie give_back_mid_batch(const History& run, const Segment& seg) {
                        " while the batch held it and had more steps to run (F-5)";
             }
         }
+        if (rep.result.evidence.foreground.held && rep.result.ok) held_targets.push_back(rep.request.target);
         if (rep.result.evidence.foreground.held && rep.result.ok && !taken) {
             holding = true;
-            held_targets.push_back(rep.request.target);
         }
     }
     return std::nullopt;
