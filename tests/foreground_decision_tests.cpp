@@ -132,13 +132,19 @@ BOOST_AUTO_TEST_CASE(F3_a_batch_apps_window_in_front_is_owed_to_the_owner_not_th
     BOOST_TEST(!d.owed_to_owner);
 }
 
-BOOST_AUTO_TEST_CASE(F3_F5_a_batch_apps_grab_of_the_held_front_moves_the_hold_and_is_no_other_windows_move) {
-    // The batch holds the front; an app it delivered to pulled its window forward (seed 12 case
-    // 19424). Borrowing again moves the batch's own hold: one borrow, no F-4 interference.
+// A batch that holds the front it borrowed, as a later step finds it.
+static BorrowFacts holding_batch() {
     BorrowFacts f;
     f.in_batch = true;
     f.holds_borrow = true;
     f.borrowed = true;
+    return f;
+}
+
+BOOST_AUTO_TEST_CASE(F3_F5_a_batch_apps_grab_of_the_held_front_moves_the_hold_and_is_no_other_windows_move) {
+    // The batch holds the front; an app it delivered to pulled its window forward (seed 12 case
+    // 19424). Borrowing again moves the batch's own hold: one borrow, no F-4 interference.
+    BorrowFacts f = holding_batch();
     f.front_at_start = popup;
     f.prev = acted(popup);
     f.owner = outsider(owner);
@@ -156,10 +162,7 @@ BOOST_AUTO_TEST_CASE(F3_F5_a_batch_apps_grab_of_the_held_front_moves_the_hold_an
 }
 
 BOOST_AUTO_TEST_CASE(F4_another_window_during_the_user_wait_takes_the_hold_and_becomes_the_owner) {
-    BorrowFacts f;
-    f.in_batch = true;
-    f.holds_borrow = true;
-    f.borrowed = true;
+    BorrowFacts f = holding_batch();
     f.changed_while_waiting = true;
     f.front_at_start = target;
     f.prev = outsider(other);
