@@ -208,183 +208,6 @@ bool reads_written(const sim::Read& r, const Written& w, WindowId window) {
     return r.field == sim::ReadField::Value && r.element == *w.element;
 }
 
-// When the evidence the tool had at its boundary read decided step d's write done, a step that
-// depends on it must go ahead: a tool that escalates every dependent step passes every other check.
-// Decided from the ledger alone (the tool's readings are found among the reads the desktop served,
-// never taken from its report): a clean reading of what d writes before d was delivered, that did
-// not show the write yet; the boundary read, clean, showing it; d's own effect landed in between;
-// nobody else wrote it meanwhile and no other delivery of the tool to that app could have (W-1:
-// whose effect a reading shows); under a rule set that settles (its stated promise, as data), the
-// read taken once the app's declared latency bound had passed since the delivery (D-3).
-std::optional<std::string> write_shown(const sim::Scenario& scenario, const History& run, std::uint32_t k, std::uint32_t d) {
-    const auto& truth = run.truth();
-    const sim::Step& dep = scenario.steps[d];
-    const Written w = written_by(scenario, dep);
-    if (w.kinds.empty()) return std::nullopt;
-    const auto d_timing = std::find_if(run.timings.begin(), run.timings.end(), [&](const StepTiming& st) { return st.step == d; });
-    const auto k_timing = std::find_if(run.timings.begin(), run.timings.end(), [&](const StepTiming& st) { return st.step == k; });
-    if (d_timing == run.timings.end() || k_timing == run.timings.end()) return std::nullopt;
-    const auto [control, window] = control_anywhere(scenario, w.element ? *w.element : 0);
-    const WindowId written_window = w.element ? window : dep.window;
-    if (w.element && control == nullptr) return std::nullopt;
-    // d's deliveries (the first one counts for the bound).
-    const auto first = first_delivery(truth, *d_timing, d);
-    if (!first) return std::nullopt;
-    const std::size_t attempt = *first;  // its index among the deliver() calls
-    const std::optional<TimeMs> delivered = truth.attempts[attempt].at_ms;
-    // The reading before: the last read of what d writes in d's own span, before its delivery (a
-    // read in the same millisecond after it is not one).
-    const sim::Read* before = nullptr;
-    for (std::size_t i = d_timing->reads_begin; i < d_timing->reads_end && i < truth.reads.size(); ++i) {
-        const auto& r = truth.reads[i];
-        if (r.attempts_before <= attempt && reads_written(r, w, written_window)) before = &r;
-    }
-    // The boundary read: a read of what d writes once step k began and before the step's own reads
-    // (the recorder starts those right after the boundary's one read). None: the read reached
-    // nothing (the element was gone), and the tool had no evidence to go on.
-    const sim::Read* after = nullptr;
-    for (std::size_t i = k_timing->began_reads; i < k_timing->reads_begin && i < truth.reads.size(); ++i) {
-        if (reads_written(truth.reads[i], w, written_window)) after = &truth.reads[i];
-    }
-    if (before == nullptr || after == nullptr || !clean(*before) || !clean(*after)) return std::nullopt;
-    const std::string* was = before->returned->whole();
-    const std::string* now = after->returned->whole();
-    if (was == nullptr || now == nullptr) return std::nullopt;  // long values keep only digests (S-8)
-    // The readings show the write: one more comment, the typed text arriving, the marker cleared.
-    bool shows = false;
-    if (!w.element) shows = *was == "true" && *now == "false";
-    else if (dep.kind == sim::StepKind::Type) shows = was->find(w.text) == std::string::npos && now->find(w.text) != std::string::npos;
-    else {
-        const sim::Control* button = control_anywhere(scenario, dep.control).control;  // what the post or submit shows
-        if (button == nullptr) return std::nullopt;
-        shows = occurrences_in(*now, button->comment) > occurrences_in(*was, button->comment);
-    }
-    const TimeMs t = after->at_ms;
-    if (!shows || !write_landed_by(truth, d, w, t)) return std::nullopt;
-    // Nobody else wrote it meanwhile (W-5), and no other delivery of the tool to that app could have (W-1).
-    const auto app_of = [&](WindowId id) -> std::optional<ProcessId> {
-        for (const auto& x : scenario.windows) if (x.id == id) return x.pid;
-        return std::nullopt;
-    };
-    const auto written_app = app_of(written_window);
-    if (!written_app) return std::nullopt;
-    const ProcessId pid = *written_app;
-    for (const auto& e : truth.effects) {
-        if (e.at_ms < before->at_ms || e.at_ms > t || e.step == static_cast<std::int32_t>(d)) continue;
-        if (w.element ? e.element == *w.element : e.window == written_window) return std::nullopt;
-    }
-    for (const auto& in : truth.delivered) {
-        if (in.at_ms < *delivered || in.at_ms > t || in.step == static_cast<std::int32_t>(d)) continue;
-        // Given to, or landing in, a window of the app that shows the write (or one not known).
-        for (const WindowId to_window : {in.window, in.hit_window}) {
-            const auto to = app_of(to_window);
-            if (to_window != no_window && (!to || *to == pid)) return std::nullopt;
-        }
-    }
-    if (run.rules_settle) {
-        const TimeMs bound = declared_bound_ms(scenario, dep.window);
-        if (t - *delivered < bound) return std::nullopt;
-    }
-    return "the read at t=" + std::to_string(t) + " showed step " + std::to_string(d) + "'s write (" + sim::shown_text(*was) +
-           " before, " + sim::shown_text(*now) + " now), landed, read clean" + (run.rules_settle ? " past the app's declared bound" : "") +
-           ", nobody else writing it";
-}
-
-// Progress where the tool gathered no evidence at all: step d typed its text into a control by ref
-// (the request told the tool where it writes), the control is always readable and the desktop
-// neither fails nor staleness-faults reads, its value did not hold the text before d, d's text
-// landed before step k began (past the app's declared bound under a rule set that settles), nothing
-// removed or moved a control before step k ended, and nobody else wrote it — yet step k made no read of it
-// at its boundary. Ground truth only; nullopt when any of that fails.
-std::optional<std::string> typed_write_left_unread(const sim::Scenario& scenario, const History& run, std::uint32_t k,
-                                                   std::uint32_t d) {
-    const sim::Step& dep = scenario.steps[d];
-    if (dep.kind != sim::StepKind::Type || dep.text.empty() || d >= run.requests.size() || !run.requests[d].ref) return std::nullopt;
-    if (scenario.faults.read_failure_permille != 0 || scenario.faults.stale_read_permille != 0) return std::nullopt;
-    const Written w = written_by(scenario, dep);
-    if (!w.element) return std::nullopt;
-    const auto [control, window] = control_anywhere(scenario, *w.element);
-    if (control == nullptr || control->readability != sim::Readability::Readable) return std::nullopt;
-    const auto& truth = run.truth();
-    const auto d_timing = std::find_if(run.timings.begin(), run.timings.end(), [&](const StepTiming& st) { return st.step == d; });
-    const auto k_timing = std::find_if(run.timings.begin(), run.timings.end(), [&](const StepTiming& st) { return st.step == k; });
-    if (d_timing == run.timings.end() || k_timing == run.timings.end() || d_timing->before_holds_step_text) return std::nullopt;
-    for (std::size_t i = k_timing->began_reads; i < k_timing->reads_begin && i < truth.reads.size(); ++i) {
-        if (reads_written(truth.reads[i], w, window)) return std::nullopt;  // it did read: judged by write_shown
-    }
-    const auto first = first_delivery(truth, *d_timing, d);
-    const TimeMs began = k_timing->began_ms;
-    if (!first || !write_landed_by(truth, d, w, began)) return std::nullopt;
-    const std::optional<TimeMs> delivered = truth.attempts[*first].at_ms;
-    if (run.rules_settle && began - *delivered < declared_bound_ms(scenario, dep.window)) return std::nullopt;
-    // Up to the end of step k: a control removed while the boundary waited leaves its read nothing to reach.
-    for (const auto& f : truth.events) {
-        if (f.at_ms > k_timing->ended_ms || f.index >= scenario.events.size()) continue;
-        const auto kind = scenario.events[f.index].kind;
-        if (kind == sim::EventKind::ControlRemoved || kind == sim::EventKind::TreeReorders) return std::nullopt;
-    }
-    for (const auto& e : truth.effects) {
-        if (e.at_ms <= began && e.element == *w.element && (e.step != static_cast<std::int32_t>(d) || e.by != sim::Actor::Tool)) return std::nullopt;
-    }
-    return "its text " + sim::shown_text(dep.text) + " had landed in " + sim::subject_of(window, *w.element) + " before step " + std::to_string(k) +
-           " began at t=" + std::to_string(began) + ", in an always readable control, with nobody else writing it";
-}
-
-// Progress, both the act and the claim: where the evidence showed the write (write_shown), the
-// dependent step goes ahead, and its boundary says done.
-std::optional<std::string> go_ahead_withheld(const sim::Scenario& scenario, const History& run, std::uint32_t k,
-                                             std::uint32_t d, const StepReport& rep) {
-    const BoundaryObservation& b = *rep.dependency;
-    // Held back at the boundary: the step stopped there (the report's error), whatever its
-    // judgement says — the judgement is a claim, the escalation an act.
-    const bool held_back = !rep.result.ok && rep.result.error && rep.result.error->kind == ErrorKind::Escalate;
-    if (!held_back && b.outcome == WriteOutcome::Done) return std::nullopt;
-    if (held_back) {
-        if (auto why = typed_write_left_unread(scenario, run, k, d)) {
-            return "step " + std::to_string(k) + " was held back at its boundary (it said " + std::string(name_of(b.judgement.outcome)) +
-                   ", " + b.judgement.reason + ") without reading what step " + std::to_string(d) + " wrote, but " + *why +
-                   ": one read would have cleared it (B-3, O-4)";
-        }
-    }
-    const auto shown = write_shown(scenario, run, k, d);
-    if (!shown) return std::nullopt;
-    if (held_back) {
-        return "step " + std::to_string(k) + " was held back at its boundary (it said " + std::string(name_of(b.judgement.outcome)) + ", " +
-               b.judgement.reason + "), but " + *shown + ": the evidence said go ahead (B-3, O-4, W-1)";
-    }
-    return "step " + std::to_string(k) + "'s boundary says step " + std::to_string(d) + "'s write " + std::string(name_of(b.outcome)) + ", but " +
-           *shown + ": the evidence said done (W-1)";
-}
-
-// D-3, both ways, under a rule set that settles (its stated promise, as data): the boundary read
-// is settled when it came at or after the app's declared bound past step d — not before the bound
-// past d's delivery, and surely once the bound had passed since d ended (the ledger's times).
-std::optional<std::string> settled_lie(const sim::Scenario& scenario, const History& run, std::uint32_t k, std::uint32_t d,
-                                       const BoundaryObservation& b) {
-    if (!run.rules_settle || !b.after) return std::nullopt;
-    const auto& truth = run.truth();
-    const auto d_timing = std::find_if(run.timings.begin(), run.timings.end(), [&](const StepTiming& st) { return st.step == d; });
-    if (d_timing == run.timings.end()) return std::nullopt;
-    const auto first = first_delivery(truth, *d_timing, d);
-    if (!first) return std::nullopt;
-    const std::optional<TimeMs> delivered = truth.attempts[*first].at_ms;
-    const WindowId window = scenario.steps[d].window;
-    const TimeMs bound = declared_bound_ms(scenario, window);
-    const TimeMs t = b.after->at_ms;
-    const std::string who = "step " + std::to_string(k) + "'s boundary read of step " + std::to_string(d) + " at t=" + std::to_string(t);
-    if (b.settled && t < *delivered + bound) {
-        return who + " is reported settled, but it came " + std::to_string(t - *delivered) + " ms after that step's delivery, before the app's declared bound of " +
-               std::to_string(bound) + " ms (D-3)";
-    }
-    if (!b.settled && t >= d_timing->ended_ms + bound) {
-        return who + " is reported not settled, but the app's declared bound of " + std::to_string(bound) + " ms had passed since that step ended at t=" +
-               std::to_string(d_timing->ended_ms) + " (D-3)";
-    }
-    return std::nullopt;
-}
-
-// ---- the boundary's outcome, both ways (W-1, C-4, O-4, D-3) -------------------------------------
-
 // What step k's boundary could know of step d's write, found in the ledger alone: what d writes
 // (the scenario), d's first delivery, the reading before it in d's own span, and the boundary read.
 struct BoundaryLedger {
@@ -505,6 +328,123 @@ bool tree_moved_by(const sim::Scenario& scenario, const History& run, TimeMs t) 
         const auto kind = scenario.events[f.index].kind;
         return kind == sim::EventKind::ControlRemoved || kind == sim::EventKind::TreeReorders;
     });
+}
+
+// When the evidence the tool had at its boundary read decided step d's write done, a step that
+// depends on it must go ahead: a tool that escalates every dependent step passes every other check.
+// Decided from the ledger alone (the tool's readings are found among the reads the desktop served,
+// never taken from its report): a clean reading of what d writes before d was delivered, that did
+// not show the write yet; the boundary read, clean, showing it; d's own effect landed in between;
+// nobody else wrote it meanwhile and no other delivery of the tool to that app could have (W-1:
+// whose effect a reading shows); under a rule set that settles (its stated promise, as data), the
+// read taken once the app's declared latency bound had passed since the delivery (D-3).
+std::optional<std::string> write_shown(const sim::Scenario& scenario, const History& run, std::uint32_t k, std::uint32_t d) {
+    const BoundaryLedger L = ledger_of(scenario, run, k, d);
+    if (L.w.kinds.empty() || L.d_timing == nullptr || L.k_timing == nullptr || !L.delivered) return std::nullopt;
+    // No boundary read: it reached nothing (the element was gone), and the tool had no evidence to go on.
+    if (L.before == nullptr || L.after == nullptr || !clean(*L.before) || !clean(*L.after)) return std::nullopt;
+    if (L.was == nullptr || L.now == nullptr) return std::nullopt;  // long values keep only digests (S-8)
+    // The readings show the write: one more comment, the typed text arriving, the marker cleared.
+    const TimeMs t = L.after->at_ms;
+    if (shown_already(L, *L.was) || !shows_write(L, *L.now, L.was) || !write_landed_by(run.truth(), d, L.w, t)) return std::nullopt;
+    // Nobody else wrote it meanwhile (W-5), and no other delivery of the tool to that app could have (W-1).
+    if (!pid_of(scenario, L.window) || written_by_another(run, d, L, L.before->at_ms, t) ||
+        delivered_to_the_app(scenario, run, d, L, *L.delivered, t)) {
+        return std::nullopt;
+    }
+    if (run.rules_settle && t - *L.delivered < declared_bound_ms(scenario, scenario.steps[d].window)) return std::nullopt;
+    return "the read at t=" + std::to_string(t) + " showed step " + std::to_string(d) + "'s write (" + sim::shown_text(*L.was) +
+           " before, " + sim::shown_text(*L.now) + " now), landed, read clean" + (run.rules_settle ? " past the app's declared bound" : "") +
+           ", nobody else writing it";
+}
+
+// Progress where the tool gathered no evidence at all: step d typed its text into a control by ref
+// (the request told the tool where it writes), the control is always readable and the desktop
+// neither fails nor staleness-faults reads, its value did not hold the text before d, d's text
+// landed before step k began (past the app's declared bound under a rule set that settles), nothing
+// removed or moved a control before step k ended, and nobody else wrote it — yet step k made no read of it
+// at its boundary. Ground truth only; nullopt when any of that fails.
+std::optional<std::string> typed_write_left_unread(const sim::Scenario& scenario, const History& run, std::uint32_t k,
+                                                   std::uint32_t d) {
+    const sim::Step& dep = scenario.steps[d];
+    if (dep.kind != sim::StepKind::Type || dep.text.empty() || d >= run.requests.size() || !run.requests[d].ref) return std::nullopt;
+    if (scenario.faults.read_failure_permille != 0 || scenario.faults.stale_read_permille != 0) return std::nullopt;
+    const Written w = written_by(scenario, dep);
+    if (!w.element) return std::nullopt;
+    const auto [control, window] = control_anywhere(scenario, *w.element);
+    if (control == nullptr || control->readability != sim::Readability::Readable) return std::nullopt;
+    const auto& truth = run.truth();
+    const auto d_timing = std::find_if(run.timings.begin(), run.timings.end(), [&](const StepTiming& st) { return st.step == d; });
+    const auto k_timing = std::find_if(run.timings.begin(), run.timings.end(), [&](const StepTiming& st) { return st.step == k; });
+    if (d_timing == run.timings.end() || k_timing == run.timings.end() || d_timing->before_holds_step_text) return std::nullopt;
+    for (std::size_t i = k_timing->began_reads; i < k_timing->reads_begin && i < truth.reads.size(); ++i) {
+        if (reads_written(truth.reads[i], w, window)) return std::nullopt;  // it did read: judged by write_shown
+    }
+    const auto first = first_delivery(truth, *d_timing, d);
+    const TimeMs began = k_timing->began_ms;
+    if (!first || !write_landed_by(truth, d, w, began)) return std::nullopt;
+    const std::optional<TimeMs> delivered = truth.attempts[*first].at_ms;
+    if (run.rules_settle && began - *delivered < declared_bound_ms(scenario, dep.window)) return std::nullopt;
+    // Up to the end of step k: a control removed while the boundary waited leaves its read nothing to reach.
+    if (tree_moved_by(scenario, run, k_timing->ended_ms)) return std::nullopt;
+    for (const auto& e : truth.effects) {
+        if (e.at_ms <= began && e.element == *w.element && (e.step != static_cast<std::int32_t>(d) || e.by != sim::Actor::Tool)) return std::nullopt;
+    }
+    return "its text " + sim::shown_text(dep.text) + " had landed in " + sim::subject_of(window, *w.element) + " before step " + std::to_string(k) +
+           " began at t=" + std::to_string(began) + ", in an always readable control, with nobody else writing it";
+}
+
+// Progress, both the act and the claim: where the evidence showed the write (write_shown), the
+// dependent step goes ahead, and its boundary says done.
+std::optional<std::string> go_ahead_withheld(const sim::Scenario& scenario, const History& run, std::uint32_t k,
+                                             std::uint32_t d, const StepReport& rep) {
+    const BoundaryObservation& b = *rep.dependency;
+    // Held back at the boundary: the step stopped there (the report's error), whatever its
+    // judgement says — the judgement is a claim, the escalation an act.
+    const bool held_back = !rep.result.ok && rep.result.error && rep.result.error->kind == ErrorKind::Escalate;
+    if (!held_back && b.outcome == WriteOutcome::Done) return std::nullopt;
+    if (held_back) {
+        if (auto why = typed_write_left_unread(scenario, run, k, d)) {
+            return "step " + std::to_string(k) + " was held back at its boundary (it said " + std::string(name_of(b.judgement.outcome)) +
+                   ", " + b.judgement.reason + ") without reading what step " + std::to_string(d) + " wrote, but " + *why +
+                   ": one read would have cleared it (B-3, O-4)";
+        }
+    }
+    const auto shown = write_shown(scenario, run, k, d);
+    if (!shown) return std::nullopt;
+    if (held_back) {
+        return "step " + std::to_string(k) + " was held back at its boundary (it said " + std::string(name_of(b.judgement.outcome)) + ", " +
+               b.judgement.reason + "), but " + *shown + ": the evidence said go ahead (B-3, O-4, W-1)";
+    }
+    return "step " + std::to_string(k) + "'s boundary says step " + std::to_string(d) + "'s write " + std::string(name_of(b.outcome)) + ", but " +
+           *shown + ": the evidence said done (W-1)";
+}
+
+// D-3, both ways, under a rule set that settles (its stated promise, as data): the boundary read
+// is settled when it came at or after the app's declared bound past step d — not before the bound
+// past d's delivery, and surely once the bound had passed since d ended (the ledger's times).
+std::optional<std::string> settled_lie(const sim::Scenario& scenario, const History& run, std::uint32_t k, std::uint32_t d,
+                                       const BoundaryObservation& b) {
+    if (!run.rules_settle || !b.after) return std::nullopt;
+    const auto& truth = run.truth();
+    const auto d_timing = std::find_if(run.timings.begin(), run.timings.end(), [&](const StepTiming& st) { return st.step == d; });
+    if (d_timing == run.timings.end()) return std::nullopt;
+    const auto first = first_delivery(truth, *d_timing, d);
+    if (!first) return std::nullopt;
+    const std::optional<TimeMs> delivered = truth.attempts[*first].at_ms;
+    const WindowId window = scenario.steps[d].window;
+    const TimeMs bound = declared_bound_ms(scenario, window);
+    const TimeMs t = b.after->at_ms;
+    const std::string who = "step " + std::to_string(k) + "'s boundary read of step " + std::to_string(d) + " at t=" + std::to_string(t);
+    if (b.settled && t < *delivered + bound) {
+        return who + " is reported settled, but it came " + std::to_string(t - *delivered) + " ms after that step's delivery, before the app's declared bound of " +
+               std::to_string(bound) + " ms (D-3)";
+    }
+    if (!b.settled && t >= d_timing->ended_ms + bound) {
+        return who + " is reported not settled, but the app's declared bound of " + std::to_string(bound) + " ms had passed since that step ended at t=" +
+               std::to_string(d_timing->ended_ms) + " (D-3)";
+    }
+    return std::nullopt;
 }
 
 // The boundary's outcome held against the ledger, both ways: "not done" and "done" each need the
