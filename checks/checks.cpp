@@ -750,11 +750,6 @@ bool lands_within_bound(const StepFacts& s) {
     return false;
 }
 
-bool covers(const TrueState& t) {
-    if (!t.value || !t.selection) return false;
-    return t.selection->start == 0 && t.selection->length >= t.value_text_length;
-}
-
 // Why this step cannot be judged: a fault the tool does not promise to survive shaped its reads.
 std::optional<std::string> unjudgeable(const StepFacts& s) {
     const auto& truth = s.run.truth();
@@ -881,6 +876,23 @@ std::optional<std::int32_t> earlier_update_seen(const StepFacts& s) {
     return std::nullopt;
 }
 
+// Did the step's own readings of a field of its element (the ground truth's read log, what each
+// read returned) show a change: two reads that returned different things?
+bool field_read_changed(const StepFacts& s, sim::ReadField field) {
+    if (!s.report.element) return false;
+    const auto& reads = s.run.truth().reads;
+    std::optional<sim::Kept> first;
+    for (std::size_t i = s.timing.reads_begin; i < s.timing.reads_end && i < reads.size(); ++i) {
+        const sim::Read& r = reads[i];
+        if (r.window != s.window() || r.element != *s.report.element || r.field != field || !r.returned) continue;
+        if (!first) first = *r.returned;
+        else if (!(*first == *r.returned)) return true;
+    }
+    return false;
+}
+bool value_read_changed(const StepFacts& s) { return field_read_changed(s, sim::ReadField::Value); }
+bool reading_changed(const StepFacts& s) { return value_read_changed(s) || field_read_changed(s, sim::ReadField::Selection); }
+
 // A wrong Confirmed whose reading was an earlier send's own update landing within its bound: the
 // one immediate read of `published` cannot tell whose update it saw (D-3). Hotkeys stay D-1.
 std::optional<std::string> confirmed_unsound_core(const StepFacts& s);
@@ -910,7 +922,9 @@ std::optional<std::string> confirmed_unsound_core(const StepFacts& s) {
     if (!landed_by(s, decision_ms(s))) {
         std::string what = f.kind == ActionKind::Hotkey ? "hotkey (" + std::string(name_of(f.intent)) + ")" : std::string(name_of(f.kind));
         if (f.kind == ActionKind::Hotkey) {
-            return "Confirmed " + what + ", but no effect of this step that it promises had happened (D-1)";
+            // D-1 is a Confirmed on a change the hotkey did not promise: one its readings did show.
+            if (reading_changed(s)) return "Confirmed " + what + ", but no effect of this step that it promises had happened (D-1)";
+            return "Confirmed " + what + ", but no effect of this step that it promises had happened and none of its readings of the value or the selection changed (V-4)";
         }
         return "Confirmed " + what + ", but no effect of this step that it promises had happened (V-1)";
     }
@@ -929,6 +943,12 @@ std::optional<std::string> confirmed_unsound_core(const StepFacts& s) {
 std::optional<std::string> absent_unsound(const StepFacts& s) {
     const auto& f = s.report.facts;
     if (absent_on_unreadable(s)) return "Absent rests on an unreadable read (V-2)";
+    if (f.kind == ActionKind::Hotkey) {
+        return "Absent hotkey: V-4 answers a hotkey Confirmed or Unknown; an unchanged reading is no counter-evidence (V-1), a hotkey may have nothing to change";
+    }
+    if (f.kind == ActionKind::TypeWithNavigation && !value_read_changed(s)) {
+        return "Absent typing with navigation keys, but none of its readings of the value changed: V-6 answers that Unknown (the keys may have moved the focus or submitted)";
+    }
     const TrueState* at = state_at_decision(s);
     if (at != nullptr && f.kind == ActionKind::SelectAll && covers(*at)) return "Absent select-all, but the true selection covers the text";
     if (at != nullptr && f.kind == ActionKind::ClickStateful && f.click_state == ClickState::Select &&

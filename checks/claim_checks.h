@@ -29,6 +29,11 @@ inline constexpr TimeMs app_watch_ms_spec = 350;
 // window the scenario does not have.
 TimeMs declared_bound_ms(const sim::Scenario& scenario, WindowId w);
 
+// V-3 from the true state: the selection starts at 0 and covers the text (trailing CR/LF ignored).
+inline bool covers(const TrueState& t) {
+    return t.value && t.selection && t.selection->start == 0 && t.selection->length >= t.value_text_length;
+}
+
 struct ClaimJudgement {
     std::optional<std::string> lie;           // a wrong or a missing claim: a violation
     std::optional<std::string> cannot_judge;  // a fault the tool does not promise to survive stood in the way

@@ -5,7 +5,9 @@
 // every write it could have judged has to re-read everything itself. So when the deciding reads of
 // an observable promise were readable, fresh (no stale fault) and settled (the last one at or after
 // the app's declared latency bound past the delivery), and nothing but this step touched the
-// element, the evidence tells — the verdict must be Confirmed or Absent.
+// element, the evidence tells — the verdict must be Confirmed or Absent. A clean reading that
+// showed the promise kept asks for Confirmed even before the state settled (C-4): a click's state
+// flipped, typing's text arrived, a select-all's selection covered the text.
 //
 // Decided from the scenario (what the step promises, checks/promise.h) and the ledger (reads,
 // deliveries, effects, the app's declared bound) alone; nothing in model/ is called. The situations
@@ -13,8 +15,10 @@
 // each named below and in docs/properties.md:
 //   - V-4: a hotkey other than Ctrl+A promises nothing it can be judged Absent on;
 //   - V-8: the agent had no ref to the element (an opaque tree): nothing the tool may read;
-//   - V-6: typing with Tab, Enter or another control key may have moved the focus or submitted;
-//   - V-1: typing whose text the element already held before cannot show the text arriving;
+//   - V-6: typing with Tab, Enter or another control key may have moved the focus or submitted
+//     (asked only for the Confirmed its segment's arrival shows);
+//   - V-1: typing whose text the element already held before cannot show the text arriving (unless
+//     the rule set's stated promise is "set to X": the value is the text spliced into the selection);
 //   - W-5: someone else (the user, an app event, another step's late effect) changed the element
 //     between the step's start and its last deciding read;
 //   - D-3: an effect of this step landed after its last read (beyond the declared bound: S-7).
@@ -236,6 +240,100 @@ std::optional<std::string> click_confirmed_withheld(const Step& s, sim::EffectKi
     return std::nullopt;
 }
 
+// C-4 for Ctrl+A (V-3): judged on the state after, not on a change, so a clean reading of the value
+// and the selection after the delivery that showed the text covered tells Confirmed, settled or
+// not. Nobody else touched the element from the step's start to its answer, nothing changed it between those
+// reads and the tool's answer (what they returned is the true state then), and it covers the text.
+std::optional<std::string> select_all_confirmed_withheld(const Step& s, sim::EffectKind promised) {
+    const auto& st = s.step();
+    if (promised != sim::EffectKind::SelectionChanged || st.kind != sim::StepKind::Hotkey || !st.control) return std::nullopt;
+    if (s.report.index >= s.run.requests.size() || !s.run.requests[s.report.index].ref) return std::nullopt;  // V-8
+    const auto& t = s.timing;
+    if (!covers(t.after)) return std::nullopt;
+    const auto delivered = delivered_attempts(s);
+    if (delivered.empty()) return std::nullopt;
+    const auto& truth = s.run.truth();
+    const sim::Read* value = nullptr;
+    const sim::Read* selection = nullptr;
+    for (std::size_t i = t.reads_begin; i < t.reads_end && i < truth.reads.size(); ++i) {
+        const auto& r = truth.reads[i];
+        if (r.window != st.window || r.element != *st.control || r.attempts_before <= delivered.back()) continue;
+        if (r.field == sim::ReadField::Value) value = &r;
+        if (r.field == sim::ReadField::Selection) selection = &r;
+    }
+    for (const sim::Read* r : {value, selection}) {
+        if (r == nullptr || !r->returned || r->fault != sim::ReadFault::None) return std::nullopt;
+    }
+    // What was read is the state the tool answered on (the ledger prints a selection "start,length").
+    const Selection& sel = *t.after.selection;
+    if (!(*value->returned == *t.after.value) || !selection->returned->same_as(std::to_string(sel.start) + "," + std::to_string(sel.length))) {
+        return std::nullopt;
+    }
+    for (const auto& e : truth.effects) {
+        if (e.window != st.window || e.element != *st.control || e.at_ms < t.began_ms || e.at_ms > t.ended_ms) continue;
+        if (!own_effect(s, e, delivered)) return std::nullopt;  // W-5
+    }
+    return "Unknown, although its reads after the delivery (value " + value->returned->shown() + ", selection " + selection->returned->shown() +
+           ", clean) showed the text covered, as it still was when the tool answered: the verdict should be Confirmed (V-3, C-4)";
+}
+
+// C-4 for typing (V-5, V-6): a reading that showed the typed text arrive by the step's own update
+// tells Confirmed, settled or not, whatever the selection reads said. What typing promises is its
+// text, or with Tab or Enter the text before the first navigation key (V-6: when the value did not
+// change, Unknown is right: the keys may have moved the focus or submitted). The promised text was
+// not in the true value when the step began (V-1); the value was read clean before the delivery and
+// clean after it; the step's own update had landed by that read, nobody else touched the element
+// from the step's start, and nothing changed it between that read and the tool's answer, where the
+// true value holds the promised text and differs from the one at the start.
+std::optional<std::string> typing_confirmed_withheld(const Step& s) {
+    const auto& st = s.step();
+    if (st.kind != sim::StepKind::Type || !st.control) return std::nullopt;
+    if (s.report.index >= s.run.requests.size() || !s.run.requests[s.report.index].ref) return std::nullopt;  // V-8
+    const auto& t = s.timing;
+    const bool navigates = has_control_keys(st.text);
+    const auto holds = [navigates](const ValueFacts& f) { return navigates ? f.holds_segment : f.holds_text; };
+    if (!t.before.value || !t.after.value || !holds(t.at_after)) return std::nullopt;
+    const auto delivered = delivered_attempts(s);
+    if (delivered.empty()) return std::nullopt;
+    const auto& truth = s.run.truth();
+    const auto clean = [](const sim::Read* r) { return r != nullptr && r->returned && r->fault == sim::ReadFault::None; };
+    const sim::Read* before = nullptr;
+    const sim::Read* after = nullptr;
+    const sim::Read* selection_before = nullptr;
+    const sim::Read* selection_after = nullptr;
+    for (std::size_t i = t.reads_begin; i < t.reads_end && i < truth.reads.size(); ++i) {
+        const auto& r = truth.reads[i];
+        if (r.window != st.window || r.element != *st.control) continue;
+        if (r.field == sim::ReadField::Selection && r.attempts_before <= delivered.front()) selection_before = &r;
+        if (r.field == sim::ReadField::Selection && r.attempts_before > delivered.back()) selection_after = &r;
+        if (r.field != sim::ReadField::Value) continue;
+        if (r.attempts_before <= delivered.front()) before = &r;
+        if (r.attempts_before > delivered.back()) after = &r;
+    }
+    if (!clean(before) || !clean(after)) return std::nullopt;
+    // "Set to X" (a rule set that promises it, D-2): the value is the text spliced into the selection
+    // read clean before, whether or not the text was there already. A value that reads the same
+    // before and after shows nothing by itself: the caret's last clean read must have moved.
+    const bool value_moved = !(*before->returned == *after->returned);
+    const bool caret_moved = clean(selection_before) && clean(selection_after) && !(*selection_before->returned == *selection_after->returned);
+    const bool set = !navigates && s.run.rules_typing_sets_value && t.at_after.set && clean(selection_before) && (value_moved || caret_moved);
+    if (!set && (holds(t.at_before) || *t.before.value == *t.after.value)) return std::nullopt;
+    bool own = false;
+    for (const auto& e : truth.effects) {
+        if (e.window != st.window || e.element != *st.control || e.at_ms < t.began_ms) continue;
+        const bool mine = own_effect(s, e, delivered);
+        if (e.at_ms > after->at_ms && e.at_ms <= t.ended_ms) return std::nullopt;  // the answer's value is not the one read
+        if (!mine && e.at_ms <= after->at_ms) return std::nullopt;                // W-5
+        own = own || (mine && e.kind == sim::EffectKind::ValueChanged && e.at_ms <= after->at_ms);
+    }
+    if (!own) return std::nullopt;
+    return "Unknown, although its read of the value at " + t_at(after->at_ms) + " (clean; " + before->returned->shown() + " before, " +
+           after->returned->shown() + " after) showed " +
+           (set ? "the typed text spliced into the selection read before, the 'set to X' its rule set promises,"
+                : navigates ? "the text before the first navigation key arriving" : "the typed text arriving") +
+           " by the step's own update: the verdict should be Confirmed (" + (set ? "V-5, D-2" : navigates ? "V-6" : "V-5") + ", C-4)";
+}
+
 }  // namespace
 
 CheckResult verdict_decisive(const sim::Scenario& scenario, const History& run) {
@@ -248,9 +346,11 @@ CheckResult verdict_decisive(const sim::Scenario& scenario, const History& run) 
         const Step s{scenario, run, report, run.timings[i]};
         if (*report.result.verdict != Verdict::Unknown) continue;
         if (auto withheld = hotkey_withheld(s)) return CheckResult::violated(std::string(property), report.index, *withheld);
+        if (auto withheld = typing_confirmed_withheld(s)) return CheckResult::violated(std::string(property), report.index, *withheld);
         const auto promised = promised_effect(scenario, s.step());
         if (!promised) continue;  // nothing observable promised (V-8, V-4)
         if (auto withheld = click_confirmed_withheld(s, *promised)) return CheckResult::violated(std::string(property), report.index, *withheld);
+        if (auto withheld = select_all_confirmed_withheld(s, *promised)) return CheckResult::violated(std::string(property), report.index, *withheld);
         if (why_indecisive(s, *promised)) continue;
         const bool happened = landed_by(s, *promised, run.timings[i].ended_ms);
         return CheckResult::violated(std::string(property), report.index,

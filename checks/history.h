@@ -112,6 +112,8 @@ struct History {
     bool rules_settle = false;
     // The rule set's stated hotkey promise, as data (RuleSet::hotkeys_promise_their_intent).
     bool rules_hotkeys_by_intent = false;
+    // The rule set's stated typing promise, as data (RuleSet::typing_sets_value).
+    bool rules_typing_sets_value = false;
     bool batch_mode = true;
     std::vector<Request> requests;           // index = scenario step (launch steps: kind Observe, unused)
     std::vector<std::optional<ElementId>> targets;  // the scenario control each step is about

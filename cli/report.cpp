@@ -405,6 +405,7 @@ constexpr MutationRow mutation_rows[] = {
     {Mutation::NotDoneDespiteEffect, "report_matches_ground_truth"},
     {Mutation::UnknownInsteadOfAbsent, "verdict_decisive"},
     {Mutation::UnknownInsteadOfConfirmed, "verdict_decisive"},
+    {Mutation::UnknownForTyping, "verdict_decisive"},
     {Mutation::NoUserWait, "foreground_returned"},
     {Mutation::SkipBoundaryObservation, "dependent_step_only_after_observed"},
     {Mutation::ProceedOnNeedsEvidence, "dependent_step_only_after_observed"},

@@ -111,6 +111,14 @@ public:
     }
 };
 
+// V-5, V-6 broken in spirit: typing is never judged, whatever its readings showed (sound, useless).
+class UnknownForTyping final : public ToolHooks {
+public:
+    Verdict reported_verdict(Verdict judged, bool, ActionKind kind) const override {
+        return kind == ActionKind::TypeText || kind == ActionKind::TypeWithNavigation ? Verdict::Unknown : judged;
+    }
+};
+
 class SkipBoundaryObservation final : public ToolHooks {
 public:
     bool observes_dependencies() const override { return false; }  // the bug B-3 forbids
@@ -199,6 +207,7 @@ ToolConfig with_mutation(ToolConfig config, Mutation m) {
         case Mutation::NotDoneDespiteEffect: config.hooks = instance<NotDoneDespiteEffect>(); break;
         case Mutation::UnknownInsteadOfAbsent: config.hooks = instance<UnknownInsteadOfAbsent>(); break;
         case Mutation::UnknownInsteadOfConfirmed: config.hooks = instance<UnknownInsteadOfConfirmed>(); break;
+        case Mutation::UnknownForTyping: config.hooks = instance<UnknownForTyping>(); break;
         // F-1 broken: the guard takes the front while the user is busy, without waiting.
         case Mutation::NoUserWait: config.user_wait_ms_max = 0; break;
         case Mutation::SkipBoundaryObservation: config.hooks = instance<SkipBoundaryObservation>(); break;

@@ -88,10 +88,13 @@ public:
     }
 
     // The boundary's read belongs to the step's dependency, not to the step: the step's own reads,
-    // and the true state it starts from, begin after it (the foreground accounting keeps the wait).
+    // and the true state of its element it starts from, begin after it. The foreground accounting
+    // keeps the wait: the front the step began with stays its `before` (F-2, F-4).
     void boundary_observed(const Request& r, const BoundaryObservation&) override {
         if (!open_) return;
+        const WindowId front_at_start = open_->before.foreground;
         open_->before = true_state(sim_, r.target, target_of(open_->step));
+        open_->before.foreground = front_at_start;
         before_value_ = true_value(open_->step);
         open_->reads_begin = sim_.truth().reads.size();
     }
@@ -279,6 +282,7 @@ public:
         out_.rules = std::string(rules.name);
         out_.rules_settle = rules.settles;
         out_.rules_hotkeys_by_intent = rules.hotkeys_promise_their_intent;
+        out_.rules_typing_sets_value = rules.typing_sets_value;
         out_.config = with_mutation(options_.tool, options_.mutation);
         out_.batch_mode = scenario_.batch;
         out_.foreground_at_start = desk.foreground();

@@ -164,6 +164,10 @@ struct RuleSet {
     // promises the reading of its intent (save: the unsaved marker; edit: the value; navigation:
     // the selection; focus and others: nothing); false, the value or the selection, as published.
     bool hotkeys_promise_their_intent = false;
+    // The rule set's stated typing promise, as data the checks read (V-5, D-2): true, plain typing
+    // promises the value is the text spliced into the selection read before ("set to X", so typing
+    // over an identical selection is Confirmed); false, the value contains the text and changed.
+    bool typing_sets_value = false;
 };
 
 // Evaluates the rows of the action's kind in order; the first that holds decides. When no row

@@ -16,8 +16,10 @@ namespace deskcheck::sim {
 namespace {
 
 // The settle windows the logic uses (F-1's 700 ms, F-3's 350 ms) and typical read delays: latencies
-// are drawn around them on purpose.
-constexpr std::array<TimeMs, 10> latency_ms_max_choices{0, 20, 50, 120, 250, 340, 360, 400, 450, 1200};
+// are drawn around them on purpose. An app that answers at once is drawn a quarter of the time: it
+// is where one immediate read (the `published` rules) is already settled, so where verdict_decisive
+// can ask that rule set for a decision.
+constexpr std::array<TimeMs, 12> latency_ms_max_choices{0, 0, 0, 20, 50, 120, 250, 340, 360, 400, 450, 1200};
 constexpr std::array<TimeMs, 5> feed_latency_ms_choices{0, 0, 100, 300, 900};
 constexpr std::array<TimeMs, 6> steal_after_ms_choices{0, 50, 200, 349, 351, 600};
 constexpr std::array<TimeMs, 5> last_input_ms_choices{-10'000, -3'000, -701, -300, 0};

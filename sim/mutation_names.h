@@ -39,8 +39,9 @@ enum class Mutation : std::uint8_t {
     FocusedRefIsActedElement,  // the focused_ref names the element acted on, wherever the focus went (E-3 broken)
     NeverAllowRetry,           // the retry rule forbids every retry, a confirmed not_done's too (W-2: sound, useless)
     UnknownInsteadOfConfirmed, // a Confirmed the evidence showed before the state settled is said as Unknown (C-4: sound, useless)
+    UnknownForTyping,          // every typing step is said as Unknown, whatever its readings showed (V-5, V-6: sound, useless)
 };
-inline constexpr Mutation last_mutation = Mutation::UnknownInsteadOfConfirmed;
+inline constexpr Mutation last_mutation = Mutation::UnknownForTyping;
 
 namespace detail {
 inline constexpr std::array<std::string_view, static_cast<std::size_t>(last_mutation) + 1> mutation_name_table{
@@ -69,6 +70,7 @@ inline constexpr std::array<std::string_view, static_cast<std::size_t>(last_muta
     "focused_ref_is_acted_element",
     "never_allow_retry",
     "unknown_instead_of_confirmed",
+    "unknown_for_typing",
 };
 }  // namespace detail
 

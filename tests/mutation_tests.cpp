@@ -185,12 +185,12 @@ BOOST_AUTO_TEST_CASE(V3_mutate_rules_kills_select_all_covers_turned_absent) {
 
 BOOST_AUTO_TEST_CASE(V1_mutate_rules_a_rare_rows_mutants_run_until_the_row_has_decided) {
     // select_all.not_settled (a select-all whose effect has not landed when the settle ends) decides
-    // a few cases in 10,000; on this seed the first case where calling it Absent is caught is 8,968,
+    // a few cases in 10,000; on this seed the first case where calling it Absent is caught is 9,278,
     // beyond a 6,000-case budget. Its mutants get the cases until the row's third decision (within the
     // scan); a common row keeps the base.
     const RuleSet& current = current_rules();
     CampaignOptions o;
-    o.seed = 8136689944229697742ULL;
+    o.seed = 21235486088ULL;
     o.agent_retries = true;
     o.shrink = false;
     const RowReach reach = row_reach(current, o, 30000, 3);

@@ -241,6 +241,8 @@ constexpr ReportProof report_proofs[] = {
     {"V1_unknown_instead_of_absent", Mutation::UnknownInsteadOfAbsent, "verdict_decisive", "should be Absent", cases_max, 1, 1},
     // C-4: a Confirmed the evidence showed before the state settled is said as Unknown.
     {"C4_unknown_instead_of_confirmed", Mutation::UnknownInsteadOfConfirmed, "verdict_decisive", "should be Confirmed", cases_max, 1, 1},
+    // V-5, V-6: typing is never judged; a reading that showed the text arrive asked for Confirmed.
+    {"V5_V6_unknown_for_typing", Mutation::UnknownForTyping, "verdict_decisive", "by the step's own update: the verdict should be Confirmed", cases_max, 1, 1},
     // F-1: the guard takes the front while the user is busy, without waiting for a pause.
     {"F1_no_user_wait", Mutation::NoUserWait, "foreground_returned", "F-1: wait", cases_max, 2, 1},
     // B-3, O-4: a dependent step runs without observing its dependency.
