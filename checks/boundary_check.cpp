@@ -447,6 +447,75 @@ std::optional<std::string> settled_lie(const sim::Scenario& scenario, const Hist
     return std::nullopt;
 }
 
+// "not done" needs a clean reading before the delivery that lacked the write, a read that returned
+// a value without it (past the declared bound under a rule set that settles), and the write not
+// landed by then with nobody else touching it (W-1, V-2, D-3).
+std::optional<std::string> not_done_unfounded(const sim::Scenario& scenario, const History& run, std::uint32_t d, const BoundaryLedger& L,
+                                              const std::string& says) {
+    const auto& truth = run.truth();
+    const TimeMs bound = declared_bound_ms(scenario, scenario.steps[d].window);
+    if (L.after == nullptr || L.now == nullptr) return says + "but its read returned nothing (V-2, W-1: no reading is no evidence)";
+    if (shows_write(L, *L.now, L.was)) return says + "but its read at t=" + std::to_string(L.after->at_ms) + " showed it: " + sim::shown_text(*L.now) + " (W-1)";
+    if (L.delivered && (L.was == nullptr || shown_already(L, *L.was))) {
+        return says + "but the reading before the delivery " + (L.was == nullptr ? std::string("returned nothing") : "already showed that state: " + sim::shown_text(*L.was)) +
+               ": no reading could tell its absence (V-2, W-1)";
+    }
+    if (run.rules_settle && L.delivered && L.after->at_ms < *L.delivered + bound) {
+        return says + "on a read at t=" + std::to_string(L.after->at_ms) + ", before the app's declared bound of " + std::to_string(bound) +
+               " ms past the delivery at t=" + std::to_string(*L.delivered) + " (D-3)";
+    }
+    const TimeMs at = L.after->at_ms;
+    const bool others = L.delivered && std::any_of(truth.effects.begin(), truth.effects.end(), [&](const sim::Effect& e) {
+        return e.by != sim::Actor::Tool && e.at_ms >= *L.delivered && e.at_ms <= at && (L.w.element ? e.element == *L.w.element : e.window == L.window);
+    });
+    if (!others && write_landed_by(truth, d, L.w, at) && !not_the_tools_fault(scenario, run, d, L.w, at)) {
+        return says + "but it had landed by its read at t=" + std::to_string(at) + " (W-1)";
+    }
+    return std::nullopt;
+}
+
+// "done" needs both readings — the one before lacking the write, the read showing it — and no later
+// step of the batch delivering to the same app in between (V-1, W-1).
+std::optional<std::string> done_unfounded(const sim::Scenario& scenario, const History& run, std::uint32_t k, std::uint32_t d, const BoundaryLedger& L,
+                                          const std::string& says) {
+    if (L.was == nullptr || shown_already(L, *L.was)) {
+        return says + "but the reading before the delivery " + (L.was == nullptr ? std::string("returned nothing") : "already showed that state: " + sim::shown_text(*L.was)) +
+               ": no reading could tell the write (V-1, W-1)";
+    }
+    if (L.now == nullptr || !shows_write(L, *L.now, L.was)) {
+        return says + "but its read " + (L.now == nullptr ? std::string("returned nothing") : "did not show it: " + sim::shown_text(*L.now)) + " (V-1, W-1)";
+    }
+    if (const auto s = later_step_delivered_to_the_app(scenario, run, k, d, L)) {
+        return says + "but step " + std::to_string(*s) + " delivered to the same app after it and before the read at t=" + std::to_string(L.after->at_ms) +
+               ": the reading cannot tell whose effect it shows (W-1: unknown)";
+    }
+    return std::nullopt;
+}
+
+// C-4, W-1: the evidence decided "not done" — two clean readings, neither showing the write, the
+// second settled (past the declared bound under a rule set that settles; its promise, as data),
+// the write had not landed and nothing else could have written or undone it.
+std::optional<std::string> not_done_withheld(const sim::Scenario& scenario, const History& run, std::uint32_t d, const BoundaryLedger& L,
+                                             const std::string& who, const std::string& of_d) {
+    const auto& truth = run.truth();
+    const bool after_clean = L.after != nullptr && L.now != nullptr && L.after->fault == sim::ReadFault::None;
+    const bool before_clean = L.before != nullptr && L.was != nullptr && L.before->fault == sim::ReadFault::None;
+    if (!L.delivered || !before_clean || !after_clean || L.d_timing == nullptr || shown_already(L, *L.was) || shows_write(L, *L.now, L.was)) return std::nullopt;
+    const TimeMs bound = declared_bound_ms(scenario, scenario.steps[d].window);
+    const TimeMs t = L.after->at_ms;
+    const bool settled = !run.rules_settle || t >= L.d_timing->ended_ms + bound;
+    const bool own_overrun = std::any_of(truth.effects.begin(), truth.effects.end(), [&](const sim::Effect& e) {
+        return e.overrun && e.step == static_cast<std::int32_t>(d);
+    });
+    if (!settled || own_overrun || write_landed_by(truth, d, L.w, t) || delivered_to_the_app(scenario, run, d, L, *L.delivered, t) ||
+        written_by_another(run, d, L, L.before->at_ms, t)) {
+        return std::nullopt;
+    }
+    return who + " says " + of_d + " unknown, but its read at t=" + std::to_string(t) + (run.rules_settle ? ", past the app's declared bound," : "") +
+           " showed it absent (" + sim::shown_text(*L.was) + " before, " + sim::shown_text(*L.now) +
+           " now), read clean, nothing else delivered to the app or wrote it: the evidence said not_done (C-4, W-1)";
+}
+
 // The boundary's outcome held against the ledger, both ways: "not done" and "done" each need the
 // evidence that supports them, and where the evidence decided "not done" it must be said (C-4); a
 // boundary names its step (O-4) and carries the read it made (P-1).
@@ -461,63 +530,13 @@ std::optional<std::string> boundary_outcome_lie(const sim::Scenario& scenario, c
     }
     const BoundaryLedger L = ledger_of(scenario, run, k, d);
     if (L.w.kinds.empty()) return std::nullopt;
-    const auto& truth = run.truth();
     if (L.after != nullptr && !b.after) {
         return who + " read what step " + std::to_string(d) + " writes at t=" + std::to_string(L.after->at_ms) + ", but its report carries no reading after (P-1)";
     }
-    const bool after_clean = L.after != nullptr && L.now != nullptr && L.after->fault == sim::ReadFault::None;
-    const bool before_clean = L.before != nullptr && L.was != nullptr && L.before->fault == sim::ReadFault::None;
-    const TimeMs bound = declared_bound_ms(scenario, scenario.steps[d].window);
-    if (b.outcome == WriteOutcome::NotDone) {
-        const std::string says = who + " says " + of_d + " not_done, ";
-        if (L.after == nullptr || L.now == nullptr) return says + "but its read returned nothing (V-2, W-1: no reading is no evidence)";
-        if (shows_write(L, *L.now, L.was)) return says + "but its read at t=" + std::to_string(L.after->at_ms) + " showed it: " + sim::shown_text(*L.now) + " (W-1)";
-        if (L.delivered && (L.was == nullptr || shown_already(L, *L.was))) {
-            return says + "but the reading before the delivery " + (L.was == nullptr ? std::string("returned nothing") : "already showed that state: " + sim::shown_text(*L.was)) +
-                   ": no reading could tell its absence (V-2, W-1)";
-        }
-        if (run.rules_settle && L.delivered && L.after->at_ms < *L.delivered + bound) {
-            return says + "on a read at t=" + std::to_string(L.after->at_ms) + ", before the app's declared bound of " + std::to_string(bound) +
-                   " ms past the delivery at t=" + std::to_string(*L.delivered) + " (D-3)";
-        }
-        const TimeMs at = L.after->at_ms;
-        const bool others = L.delivered && std::any_of(truth.effects.begin(), truth.effects.end(), [&](const sim::Effect& e) {
-            return e.by != sim::Actor::Tool && e.at_ms >= *L.delivered && e.at_ms <= at && (L.w.element ? e.element == *L.w.element : e.window == L.window);
-        });
-        if (!others && write_landed_by(truth, d, L.w, at) && !not_the_tools_fault(scenario, run, d, L.w, at)) {
-            return says + "but it had landed by its read at t=" + std::to_string(at) + " (W-1)";
-        }
-    }
-    if (b.outcome == WriteOutcome::Done) {
-        const std::string says = who + " says " + of_d + " done, ";
-        if (L.was == nullptr || shown_already(L, *L.was)) {
-            return says + "but the reading before the delivery " + (L.was == nullptr ? std::string("returned nothing") : "already showed that state: " + sim::shown_text(*L.was)) +
-                   ": no reading could tell the write (V-1, W-1)";
-        }
-        if (L.now == nullptr || !shows_write(L, *L.now, L.was)) {
-            return says + "but its read " + (L.now == nullptr ? std::string("returned nothing") : "did not show it: " + sim::shown_text(*L.now)) + " (V-1, W-1)";
-        }
-        if (const auto s = later_step_delivered_to_the_app(scenario, run, k, d, L)) {
-            return says + "but step " + std::to_string(*s) + " delivered to the same app after it and before the read at t=" + std::to_string(L.after->at_ms) +
-                   ": the reading cannot tell whose effect it shows (W-1: unknown)";
-        }
-    }
-    // C-4, W-1: the evidence decided "not done" — two clean readings, neither showing the write, the
-    // second settled (past the declared bound under a rule set that settles; its promise, as data),
-    // the write had not landed and nothing else could have written or undone it.
-    if (b.outcome == WriteOutcome::Unknown && L.delivered && before_clean && after_clean && L.d_timing != nullptr && !shown_already(L, *L.was) &&
-        !shows_write(L, *L.now, L.was)) {
-        const TimeMs t = L.after->at_ms;
-        const bool settled = !run.rules_settle || t >= L.d_timing->ended_ms + bound;
-        const bool own_overrun = std::any_of(truth.effects.begin(), truth.effects.end(), [&](const sim::Effect& e) {
-            return e.overrun && e.step == static_cast<std::int32_t>(d);
-        });
-        if (settled && !own_overrun && !write_landed_by(truth, d, L.w, t) && !delivered_to_the_app(scenario, run, d, L, *L.delivered, t) &&
-            !written_by_another(run, d, L, L.before->at_ms, t)) {
-            return who + " says " + of_d + " unknown, but its read at t=" + std::to_string(t) + (run.rules_settle ? ", past the app's declared bound," : "") +
-                   " showed it absent (" + sim::shown_text(*L.was) + " before, " + sim::shown_text(*L.now) +
-                   " now), read clean, nothing else delivered to the app or wrote it: the evidence said not_done (C-4, W-1)";
-        }
+    switch (b.outcome) {
+        case WriteOutcome::NotDone: return not_done_unfounded(scenario, run, d, L, who + " says " + of_d + " not_done, ");
+        case WriteOutcome::Done: return done_unfounded(scenario, run, k, d, L, who + " says " + of_d + " done, ");
+        case WriteOutcome::Unknown: return not_done_withheld(scenario, run, d, L, who, of_d);
     }
     return std::nullopt;
 }

@@ -509,9 +509,141 @@ std::uint32_t borrows_in(const History& run, const sim::Scenario& scenario, cons
     return n;
 }
 
-CheckResult foreground_returned(const sim::Scenario& scenario, const History& run) {
+namespace {
+
+// The horizon a segment is judged to: the tool's return — and for its last call, when nothing of
+// the tool runs after it, the end of the F-3 watch (an app grab the tool should still have been
+// watching for, after it returned, is judged too).
+struct Horizon {
+    std::size_t changes_end = 0;
+    WindowId front_after = no_window;
+};
+
+Horizon judging_horizon(const History& run, const Segment& seg, bool last_call) {
     const auto& changes = run.truth().foreground_changes;
-    const TimeMs watch_ms = app_watch_ms_spec;
+    Horizon h{seg.changes_end, seg.foreground_after};
+    if (!last_call) return h;
+    auto horizon = watch_end_ms(run, seg);
+    // A launch after the segment (F-8) is the tool at work again: judge only up to it.
+    std::optional<TimeMs> launch_at;
+    for (const auto& l : run.truth().launches) {
+        if (l.at_ms >= seg.ended_ms && (!launch_at || l.at_ms < *launch_at)) launch_at = l.at_ms;
+    }
+    while (horizon && h.changes_end < changes.size() && changes[h.changes_end].at_ms <= *horizon &&
+           (!launch_at || changes[h.changes_end].at_ms < *launch_at)) {
+        h.front_after = changes[h.changes_end++].to;
+    }
+    return h;
+}
+
+// Who should hold the front once the tool and its targets' apps undo their moves: the window from
+// before, or whoever else (the user, another window, an unrelated app) took it last (F-4: left
+// alone). After a grab by a target's app, the tool may give back to any earlier owner: between two
+// polls it cannot see who held the front before the grab.
+struct Owners {
+    WindowId owner = no_window;
+    std::vector<WindowId> acceptable;
+    bool someone_else = false;          // someone else took the front while the tool ran (F-4)
+    WindowId owner_in_call = no_window;
+};
+
+Owners rightful_owners(const sim::Scenario& scenario, const History& run, const Segment& seg, std::size_t changes_end) {
+    const auto& changes = run.truth().foreground_changes;
+    Owners o;
+    o.owner = seg.foreground_before;
+    o.owner_in_call = o.owner;
+    std::vector<WindowId> owners{o.owner};
+    o.acceptable = {o.owner};
+    for (std::size_t i = seg.changes_begin; i < changes_end && i < changes.size(); ++i) {
+        const auto& c = changes[i];
+        if (c.by == sim::Actor::Tool) continue;
+        const auto acted = targets_so_far(run, seg, i);
+        const bool related_to_targets = std::any_of(acted.begin(), acted.end(), [&](WindowId t) { return related(scenario, c.to, t); });
+        const auto tried = targets_so_far(run, seg, i, false);
+        const bool related_to_tried = std::any_of(tried.begin(), tried.end(), [&](WindowId t) { return related(scenario, c.to, t); });
+        if (c.by == sim::Actor::App && !related_to_targets && related_to_tried) {
+            // A grab by a relative of a target whose delivery failed: the tool cannot tell it from
+            // the app's reaction (F-3) — giving it back and leaving it are both acceptable.
+            owners.push_back(c.to);
+            o.acceptable = owners;
+            continue;
+        }
+        if (c.by == sim::Actor::App && related_to_targets) {
+            const auto last = last_delivery_to_related_ms(run, scenario, c);
+            o.acceptable = owners;
+            if (last && c.at_ms > *last + app_watch_ms_spec) {
+                // After the F-3 watch of the delivery that could have caused it: the tool no longer
+                // owes a give-back, and may still recognise its target's app — either is right.
+                owners.push_back(c.to);
+                o.acceptable = owners;
+            }
+            continue;
+        }
+        // A user (or another window) bringing a target's window forward after the tool acted on
+        // it looks like an app grab to the tool (F-3 names the window, not who moved it): giving
+        // it back and leaving it are both right, and it is not "someone else" for F-4 — with
+        // nothing in front before, a target's window may still be left in front.
+        if (related_to_targets || related_to_tried || delivered_to_relative_before(run, scenario, c)) {
+            owners.push_back(c.to);
+            o.acceptable = owners;
+            continue;
+        }
+        o.owner = c.to;
+        // F-4: a step of the call that began right after the move looked at the front then (every
+        // step does, as it begins): the earlier owners are no longer the tool's to give back to.
+        bool seen_at_a_step_start = false;
+        for (const std::size_t k : seg.reports) seen_at_a_step_start = seen_at_a_step_start || run.timings[k].changes_begin == i + 1;
+        if (seen_at_a_step_start) owners.clear();
+        owners.push_back(o.owner);
+        if (i < seg.changes_end) {  // while the tool ran: the report must say so (F-4)
+            o.someone_else = true;
+            o.owner_in_call = o.owner;
+        }
+        o.acceptable = {o.owner};
+    }
+    return o;
+}
+
+// The segment left the front with a window none of the rightful owners is: a violation, or (S-7:
+// the desktop may refuse the give-back) a reason it cannot be judged — excused only when the ledger
+// shows the tool asked for a rightful owner, pressed F24 and was refused again (or the press failed).
+struct WrongFront {
+    std::optional<std::string> violation;
+    std::optional<std::string> not_judged;
+};
+
+WrongFront front_left_wrong(const History& run, const Segment& seg, const Owners& o, const Horizon& h) {
+    const LastRequest lr = last_request(run, seg.requests_begin, seg.requests_end);
+    const bool asked_rightful = lr.request != nullptr && std::find(o.acceptable.begin(), o.acceptable.end(), lr.request->window) != o.acceptable.end();
+    if (lr.refused && asked_rightful && !lr.tried_f24) {
+        return {"the give-back to w" + std::to_string(lr.request->window) + " was refused and the tool did not press F24 and ask again (F-1)", {}};
+    }
+    const std::string refused = "the desktop refused the give-back to the rightful window even after F24 (S-7)";
+    if (lr.refused && asked_rightful && h.front_after == seg.foreground_after) return {{}, refused};
+    if (refused_give_back_stands(run, seg, o.acceptable, h.changes_end)) return {{}, refused};
+    return {std::string(seg.batch ? "the batch" : "the single action") + " ended with w" + std::to_string(h.front_after) + " in front; expected w" +
+                std::to_string(o.acceptable.back()) + " (before: w" + std::to_string(seg.foreground_before) + ")" +
+                (h.changes_end > seg.changes_end ? ", judged through the F-3 watch after the tool returned" : ""),
+            {}};
+}
+
+// F-5: a batch borrows once. Any move by someone else during the call allows another borrow, also
+// one that F-3 leaves open (the user bringing back a window the tool once delivered to looks like
+// that app's grab, and the tool may take it for F-4's "another window").
+std::optional<std::string> borrowed_twice(const sim::Scenario& scenario, const History& run, const Segment& seg, const Owners& o) {
+    if (!seg.batch) return std::nullopt;
+    const auto& changes = run.truth().foreground_changes;
+    const std::uint32_t borrows = borrows_in(run, scenario, seg, seg.changes_end);
+    const bool moved_by_others = std::any_of(changes.begin() + static_cast<std::ptrdiff_t>(std::min(seg.changes_begin, changes.size())),
+                                             changes.begin() + static_cast<std::ptrdiff_t>(std::min(seg.changes_end, changes.size())),
+                                             [](const sim::ForegroundChange& c) { return c.by != sim::Actor::Tool; });
+    if (borrows <= 1 || o.someone_else || moved_by_others) return std::nullopt;
+    return "the batch took the foreground from another window " + std::to_string(borrows) + " times with nobody else moving it in between (F-5)";
+}
+
+}  // namespace
+
+CheckResult foreground_returned(const sim::Scenario& scenario, const History& run) {
     std::uint32_t judged = 0;
     std::uint32_t not_judged = 0;
     std::string why_not;
@@ -523,133 +655,25 @@ CheckResult foreground_returned(const sim::Scenario& scenario, const History& ru
         const Segment& seg = run.segments[si];
         const std::optional<std::uint32_t> step =
             seg.reports.empty() ? std::nullopt : std::optional<std::uint32_t>(run.steps[seg.reports.back()].index);
+        const Horizon h = judging_horizon(run, seg, si + 1 == run.segments.size());
+        const Owners o = rightful_owners(scenario, run, seg, h.changes_end);
         // Nothing in front before (F-1 records before = none): there is nothing to give back to, so
         // leaving the target (or a window of its app) in front is right, and so is nothing.
         const bool nothing_before = seg.foreground_before == no_window;
-        // The horizon: the tool's return — and for its last call, when nothing of the tool runs
-        // after it, the end of the F-3 watch (an app grab the tool should still have been watching
-        // for, after it returned, is judged too).
-        std::size_t changes_end = seg.changes_end;
-        WindowId front_after = seg.foreground_after;
-        if (si + 1 == run.segments.size()) {
-            auto horizon = watch_end_ms(run, seg);
-            // A launch after the segment (F-8) is the tool at work again: judge only up to it.
-            std::optional<TimeMs> launch_at;
-            for (const auto& l : run.truth().launches) {
-                if (l.at_ms >= seg.ended_ms && (!launch_at || l.at_ms < *launch_at)) launch_at = l.at_ms;
-            }
-            while (horizon && changes_end < changes.size() && changes[changes_end].at_ms <= *horizon &&
-                   (!launch_at || changes[changes_end].at_ms < *launch_at)) {
-                front_after = changes[changes_end++].to;
-            }
-        }
-        // Who should hold the front once the tool and its targets' apps undo their moves: the
-        // window from before, or whoever else (the user, another window, an unrelated app) took it
-        // last (F-4: left alone). After a grab by a target's app, the tool may give back to any
-        // earlier owner: between two polls it cannot see who held the front before the grab.
-        WindowId owner = seg.foreground_before;
-        std::vector<WindowId> owners{owner};
-        std::vector<WindowId> acceptable{owner};
-        bool someone_else = false;
-        WindowId owner_in_call = owner;
-        for (std::size_t i = seg.changes_begin; i < changes_end && i < changes.size(); ++i) {
-            const auto& c = changes[i];
-            if (c.by == sim::Actor::Tool) continue;
-            const auto acted = targets_so_far(run, seg, i);
-            const bool related_to_targets =
-                std::any_of(acted.begin(), acted.end(), [&](WindowId t) { return related(scenario, c.to, t); });
-            const auto tried = targets_so_far(run, seg, i, false);
-            const bool related_to_tried =
-                std::any_of(tried.begin(), tried.end(), [&](WindowId t) { return related(scenario, c.to, t); });
-            if (c.by == sim::Actor::App && !related_to_targets && related_to_tried) {
-                // A grab by a relative of a target whose delivery failed: the tool cannot tell it from
-                // the app's reaction (F-3) — giving it back and leaving it are both acceptable.
-                owners.push_back(c.to);
-                acceptable = owners;
-                continue;
-            }
-            if (c.by == sim::Actor::App && related_to_targets) {
-                const auto last = last_delivery_to_related_ms(run, scenario, c);
-                acceptable = owners;
-                if (last && c.at_ms > *last + watch_ms) {
-                    // After the F-3 watch of the delivery that could have caused it: the tool no longer
-                    // owes a give-back, and may still recognise its target's app — either is right.
-                    owners.push_back(c.to);
-                    acceptable = owners;
-                }
-                continue;
-            }
-            // A user (or another window) bringing a target's window forward after the tool acted on
-            // it looks like an app grab to the tool (F-3 names the window, not who moved it): giving
-            // it back and leaving it are both right, and it is not "someone else" for F-4 — with
-            // nothing in front before, a target's window may still be left in front.
-            if (related_to_targets || related_to_tried || delivered_to_relative_before(run, scenario, c)) {
-                owners.push_back(c.to);
-                acceptable = owners;
-                continue;
-            }
-            owner = c.to;
-            // F-4: a step of the call that began right after the move looked at the front then (every
-            // step does, as it begins): the earlier owners are no longer the tool's to give back to.
-            bool seen_at_a_step_start = false;
-            for (const std::size_t k : seg.reports) seen_at_a_step_start = seen_at_a_step_start || run.timings[k].changes_begin == i + 1;
-            if (seen_at_a_step_start) owners.clear();
-            owners.push_back(owner);
-            if (i < seg.changes_end) {  // while the tool ran: the report must say so (F-4)
-                someone_else = true;
-                owner_in_call = owner;
-            }
-            acceptable = {owner};
-        }
-        const bool ok = std::find(acceptable.begin(), acceptable.end(), front_after) != acceptable.end() ||
-                        (nothing_before && !someone_else && related_to_any_target(run, scenario, seg, front_after));
+        const bool ok = std::find(o.acceptable.begin(), o.acceptable.end(), h.front_after) != o.acceptable.end() ||
+                        (nothing_before && !o.someone_else && related_to_any_target(run, scenario, seg, h.front_after));
         if (!ok) {
-            // S-7: the desktop may refuse the give-back. Excused only when the ledger shows the tool
-            // asked for a rightful owner, pressed F24 and was refused again (or the press failed).
-            const LastRequest lr = last_request(run, seg.requests_begin, seg.requests_end);
-            const bool asked_rightful = lr.request != nullptr &&
-                                        std::find(acceptable.begin(), acceptable.end(), lr.request->window) != acceptable.end();
-            if (lr.refused && asked_rightful && !lr.tried_f24) {
-                return CheckResult::violated("foreground_returned", step,
-                                             "the give-back to w" + std::to_string(lr.request->window) +
-                                                 " was refused and the tool did not press F24 and ask again (F-1)");
-            }
-            if (lr.refused && asked_rightful && front_after == seg.foreground_after) {
-                ++not_judged;
-                why_not = "the desktop refused the give-back to the rightful window even after F24 (S-7)";
-                continue;
-            }
-            if (refused_give_back_stands(run, seg, acceptable, changes_end)) {
-                ++not_judged;
-                why_not = "the desktop refused the give-back to the rightful window even after F24 (S-7)";
-                continue;
-            }
-            return CheckResult::violated("foreground_returned", step,
-                                         std::string(seg.batch ? "the batch" : "the single action") + " ended with w" +
-                                             std::to_string(front_after) + " in front; expected w" +
-                                             std::to_string(acceptable.back()) + " (before: w" +
-                                             std::to_string(seg.foreground_before) + ")" +
-                                             (changes_end > seg.changes_end ? ", judged through the F-3 watch after the tool returned" : ""));
+            const WrongFront wrong = front_left_wrong(run, seg, o, h);
+            if (wrong.violation) return CheckResult::violated("foreground_returned", step, *wrong.violation);
+            ++not_judged;
+            why_not = *wrong.not_judged;
+            continue;
         }
-        if (someone_else && seg.foreground_after == owner_in_call && owner_in_call != seg.foreground_before &&
-            !related_to_any_target(run, scenario, seg, owner_in_call) && !segment_reports_change(run, seg)) {
-            return CheckResult::violated("foreground_returned", step,
-                                         "another window took the foreground and the report does not say so (F-4)");
+        if (o.someone_else && seg.foreground_after == o.owner_in_call && o.owner_in_call != seg.foreground_before &&
+            !related_to_any_target(run, scenario, seg, o.owner_in_call) && !segment_reports_change(run, seg)) {
+            return CheckResult::violated("foreground_returned", step, "another window took the foreground and the report does not say so (F-4)");
         }
-        if (seg.batch) {
-            const std::uint32_t borrows = borrows_in(run, scenario, seg, seg.changes_end);
-            // Any move by someone else during the call allows another borrow, also one that F-3
-            // leaves open (the user bringing back a window the tool once delivered to looks like
-            // that app's grab, and the tool may take it for F-4's "another window").
-            const bool moved_by_others = std::any_of(changes.begin() + static_cast<std::ptrdiff_t>(std::min(seg.changes_begin, changes.size())),
-                                                     changes.begin() + static_cast<std::ptrdiff_t>(std::min(seg.changes_end, changes.size())),
-                                                     [](const sim::ForegroundChange& c) { return c.by != sim::Actor::Tool; });
-            if (borrows > 1 && !someone_else && !moved_by_others) {
-                return CheckResult::violated("foreground_returned", step,
-                                             "the batch took the foreground from another window " + std::to_string(borrows) +
-                                                 " times with nobody else moving it in between (F-5)");
-            }
-        }
+        if (auto twice = borrowed_twice(scenario, run, seg, o)) return CheckResult::violated("foreground_returned", step, *twice);
         ++judged;
     }
     if (judged == 0 && not_judged > 0) return CheckResult::cannot_judge(why_not);

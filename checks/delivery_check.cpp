@@ -115,6 +115,18 @@ std::optional<std::string> wrong_kind_of_input(const sim::Scenario& scenario, co
     return std::nullopt;
 }
 
+// What an input carries is what the agent asked for: the step's text, the step's keys (P-1).
+std::optional<std::string> not_what_was_asked(const sim::Step& step, std::uint32_t k, const sim::Attempt& a, const sim::DeliveredInput* d) {
+    if (d == nullptr) return std::nullopt;
+    const auto carried = [&](std::string_view what, const std::string& sent, const std::string& asked) {
+        return "the tool delivered the " + std::string(what) + " " + sim::shown_text(sent) + " to " + subject(a.window, a.element) + " at " +
+               t_at(a.at_ms) + ", but step " + std::to_string(k) + " asked for " + sim::shown_text(asked) + " (P-1)";
+    };
+    if (step.kind == sim::StepKind::Type && d->text != step.text) return carried("text", d->text, step.text);
+    if (step.kind == sim::StepKind::Hotkey && d->keys != step.keys) return carried("keys", d->keys, step.keys);
+    return std::nullopt;
+}
+
 }  // namespace
 
 CheckResult input_fits_the_control(const sim::Scenario& scenario, const History& run) {
@@ -138,17 +150,7 @@ CheckResult input_fits_the_control(const sim::Scenario& scenario, const History&
             if (a.outcome == sim::AttemptOutcome::Failed || a.outcome == sim::AttemptOutcome::Threw) continue;  // faults
             const sim::DeliveredInput* d =
                 a.outcome == sim::AttemptOutcome::Delivered && delivered_of[i] < truth.delivered.size() ? &truth.delivered[delivered_of[i]] : nullptr;
-            // What it carries is what the agent asked for: the step's text, the step's keys (P-1).
-            if (d != nullptr && step.kind == sim::StepKind::Type && d->text != step.text) {
-                return CheckResult::violated(std::string(name), k,
-                                             "the tool delivered the text " + sim::shown_text(d->text) + " to " + subject(a.window, a.element) + " at " +
-                                                 t_at(a.at_ms) + ", but step " + std::to_string(k) + " asked for " + sim::shown_text(step.text) + " (P-1)");
-            }
-            if (d != nullptr && step.kind == sim::StepKind::Hotkey && d->keys != step.keys) {
-                return CheckResult::violated(std::string(name), k,
-                                             "the tool delivered the keys " + sim::shown_text(d->keys) + " to " + subject(a.window, a.element) + " at " +
-                                                 t_at(a.at_ms) + ", but step " + std::to_string(k) + " asked for " + sim::shown_text(step.keys) + " (P-1)");
-            }
+            if (auto why = not_what_was_asked(step, k, a, d)) return CheckResult::violated(std::string(name), k, *why);
             if (auto why = wrong_kind_of_input(scenario, step, a, d)) return CheckResult::violated(std::string(name), k, *why);
             if (d != nullptr && d->accepted) {
                 ++judged;

@@ -48,28 +48,15 @@ std::optional<std::string> reading_lie(const std::string& who, std::string_view 
            " returned " + shown(read->returned) + " (W-4, V-2)";
 }
 
-}  // namespace
-
-ClaimJudgement write_report_claims(const sim::Scenario& scenario, const History& run, const Segment& seg) {
-    if (!seg.write) return {};
-    const WriteReport& w = *seg.write;
-    if (seg.reports.empty()) return {"a write report without its step report", std::nullopt};
-    const std::size_t ri = seg.reports.back();
-    const StepReport& report = run.steps[ri];
-    if (report.index >= scenario.steps.size() || ri >= run.timings.size()) return {};
-    const sim::Step& st = scenario.steps[report.index];
-    const auto [c, holder] = control_anywhere(scenario, st.control);
-    if (c == nullptr || c->feed == 0) return {};  // write_once is sent for posts and submits only
+// The feed's reads of the call, this call's deliveries of the step and the first effect of one of
+// them on the feed. The first read of the call (before the step began: a boundary's read comes
+// later), then those after the step ended.
+Facts facts_of(const History& run, const Segment& seg, const StepReport& report, const StepTiming& timing, WindowId holder, ElementId feed) {
     const auto& truth = run.truth();
-    const std::string who = "step " + std::to_string(report.index) + "'s write report";
-
     Facts f;
     f.step = report.index;
     f.window = holder;
-    f.feed = c->feed;
-    const StepTiming& timing = run.timings[ri];
-    // The first read of the call (before the step began: a boundary's read comes later), then those
-    // after the step ended.
+    f.feed = feed;
     auto feed_read = [&](std::size_t i) { return i < truth.reads.size() && truth.reads[i].window == f.window &&
                                                  truth.reads[i].element == f.feed && truth.reads[i].field == sim::ReadField::Value; };
     if (feed_read(seg.reads_begin) && seg.reads_begin < timing.reads_begin) f.reads.push_back(&truth.reads[seg.reads_begin]);
@@ -88,62 +75,66 @@ ClaimJudgement write_report_claims(const sim::Scenario& scenario, const History&
             break;
         }
     }
-    auto read_at = [&](std::size_t k) { return k < f.reads.size() ? f.reads[k] : nullptr; };
+    return f;
+}
 
-    // The readings it quotes, and the reads it says it made.
+const sim::Read* read_at(const Facts& f, std::size_t k) { return k < f.reads.size() ? f.reads[k] : nullptr; }
+
+// The readings it quotes, the reads and the wait it says it made, its answer for the action and
+// its call for a person (W-4, P-1).
+std::optional<std::string> procedure_lie(const std::string& who, const WriteReport& w, const Facts& f, const Segment& seg, const StepReport& report) {
     for (const auto& [field, k, claimed] : {std::tuple{"before", 0, w.before}, {"after", 1, w.after}, {"reconciled", 2, w.reconciled}}) {
-        if (auto lie = reading_lie(who, field, read_at(static_cast<std::size_t>(k)), claimed)) return {lie, std::nullopt};
+        if (auto lie = reading_lie(who, field, read_at(f, static_cast<std::size_t>(k)), claimed)) return lie;
     }
     // A reconciling read the desktop served, or one that reached nothing (the feed was gone: it is
     // quoted unreadable, checked above); either way it came after a wait.
     const bool third_read = f.reads.size() >= 3;
-    if (third_read && !w.reconciled_by_reading) {
-        return {who + " leaves out the reconciling read at " + t_at(f.reads[2]->at_ms) + " (W-4)", std::nullopt};
-    }
+    if (third_read && !w.reconciled_by_reading) return who + " leaves out the reconciling read at " + t_at(f.reads[2]->at_ms) + " (W-4)";
     const TimeMs after_at = f.reads.size() >= 2 ? f.reads[1]->at_ms : seg.began_ms;
     const bool waited = third_read ? f.reads[2]->at_ms > after_at : seg.ended_ms > after_at;
-    if (w.reconciled_by_reading && !waited) {
-        return {who + " claims a reconciling read, but no time passed after its first read at " + t_at(after_at) + " (W-4)", std::nullopt};
-    }
+    if (w.reconciled_by_reading && !waited) return who + " claims a reconciling read, but no time passed after its first read at " + t_at(after_at) + " (W-4)";
     if (w.watched_wait != w.reconciled_by_reading) {
-        return {who + (w.watched_wait ? " claims a watched wait without the reconciling read it is for"
-                                      : " leaves out the watched wait before its reconciling read") + " (W-4, F-3)",
-                std::nullopt};
+        return who + (w.watched_wait ? " claims a watched wait without the reconciling read it is for" : " leaves out the watched wait before its reconciling read") +
+               " (W-4, F-3)";
     }
     if (w.act.ok != report.result.ok || w.act.verdict != report.result.verdict || w.act.error != report.result.error) {
-        return {who + " answers for the action otherwise than the step's own report (P-1)", std::nullopt};
+        return who + " answers for the action otherwise than the step's own report (P-1)";
     }
     if (w.escalate != (w.outcome == WriteOutcome::Unknown)) {
-        return {who + (w.escalate ? " asks a person although it says " + std::string(name_of(w.outcome))
-                                  : " says unknown without asking a person (W-4: stop, escalate)"),
+        return who + (w.escalate ? " asks a person although it says " + std::string(name_of(w.outcome)) : " says unknown without asking a person (W-4: stop, escalate)");
+    }
+    return std::nullopt;
+}
+
+bool any_stale(const Facts& f) {
+    return std::any_of(f.reads.begin(), f.reads.end(), [](const sim::Read* r) { return r != nullptr && r->fault != sim::ReadFault::None; });
+}
+
+// done / not_done, against the effect as it stood at the end of the run (W-1).
+ClaimJudgement decided_outcome(const std::string& who, const WriteReport& w, const Facts& f, const History& run, const Segment& seg) {
+    const sim::Read* last = f.reads.size() >= 2 ? f.reads.back() : nullptr;  // the deciding read
+    if (w.outcome == WriteOutcome::Done) {
+        const TimeMs by = last != nullptr ? last->at_ms : seg.ended_ms;
+        if (f.landed != nullptr && f.landed->at_ms <= by) return {};
+        if (other_writer(run.truth(), f, seg.began_ms, by)) return {std::nullopt, "someone else wrote the feed a done write was read in (W-5)"};
+        if (any_stale(f)) return {std::nullopt, "a stale read (S-7) of the feed fed a done write"};
+        return {who + " says done, but the step's post had not shown in the feed by " + t_at(by) +
+                    (f.landed ? " (it showed at " + t_at(f.landed->at_ms) + ")" : " (it never showed)") + " (W-1)",
                 std::nullopt};
     }
+    if (f.landed == nullptr) return {};
+    if (f.landed->overrun) return {std::nullopt, "a not_done write's post showed beyond its app's declared latency bound (S-7)"};
+    if (any_stale(f)) return {std::nullopt, "a stale read (S-7) of the feed fed a not_done write"};
+    const std::string what = who + " says not_done, but the step's post showed in the feed at " + t_at(f.landed->at_ms);
+    // Shown after the last read: the read was readable, not timely (D-3).
+    if (last != nullptr && f.landed->at_ms > last->at_ms) return {what + ", after its last read at " + t_at(last->at_ms) + " (W-1, D-3)", std::nullopt};
+    return {what + " (W-1)", std::nullopt};
+}
 
-    // The outcome, against the effect as it stood at the end of the run.
-    const sim::Read* last = f.reads.size() >= 2 ? f.reads.back() : nullptr;  // the deciding read
-    const TimeMs from = seg.began_ms;
-    const bool stale = std::any_of(f.reads.begin(), f.reads.end(), [](const sim::Read* r) { return r != nullptr && r->fault != sim::ReadFault::None; });
-    switch (w.outcome) {
-        case WriteOutcome::Done: {
-            const TimeMs by = last != nullptr ? last->at_ms : seg.ended_ms;
-            if (f.landed != nullptr && f.landed->at_ms <= by) return {};
-            if (other_writer(truth, f, from, by)) return {std::nullopt, "someone else wrote the feed a done write was read in (W-5)"};
-            if (stale) return {std::nullopt, "a stale read (S-7) of the feed fed a done write"};
-            return {who + " says done, but the step's post had not shown in the feed by " + t_at(by) +
-                        (f.landed ? " (it showed at " + t_at(f.landed->at_ms) + ")" : " (it never showed)") + " (W-1)",
-                    std::nullopt};
-        }
-        case WriteOutcome::NotDone: {
-            if (f.landed == nullptr) return {};
-            if (f.landed->overrun) return {std::nullopt, "a not_done write's post showed beyond its app's declared latency bound (S-7)"};
-            if (stale) return {std::nullopt, "a stale read (S-7) of the feed fed a not_done write"};
-            const std::string what = who + " says not_done, but the step's post showed in the feed at " + t_at(f.landed->at_ms);
-            // Shown after the last read: the read was readable, not timely (D-3).
-            if (last != nullptr && f.landed->at_ms > last->at_ms) return {what + ", after its last read at " + t_at(last->at_ms) + " (W-1, D-3)", std::nullopt};
-            return {what + " (W-1)", std::nullopt};
-        }
-        case WriteOutcome::Unknown: break;
-    }
+// Unknown: a missing claim when the evidence the tool had decided it (W-1, W-4).
+ClaimJudgement unknown_withheld(const std::string& who, const WriteReport& w, const Facts& f, const sim::Scenario& scenario, const History& run,
+                                const Segment& seg, const StepReport& report, const StepTiming& timing) {
+    const auto& truth = run.truth();
     // Unknown on an action that ended on an error with nothing of it reaching the app (every
     // attempt failed or was refused, or none was made; none threw, W-5): the post cannot have been
     // made, and the tool knew it from the desktop's own answers — not_done is demanded (W-1).
@@ -152,11 +143,11 @@ ClaimJudgement write_report_claims(const sim::Scenario& scenario, const History&
                     " with nothing of it delivered: the post cannot have been made (W-1: not_done)",
                 std::nullopt};
     }
-    // Unknown: a missing claim when the evidence the tool had decided it. Its evidence ends with its
-    // last reading: a reconciling read that reached nothing (the feed was gone: no read in the
-    // ledger, quoted unreadable) leaves it with nothing readable to decide on.
-    if (w.reconciled_by_reading && !third_read) return {};
-    if (stale || !clean(last) || !clean(read_at(0)) || other_writer(truth, f, from, last->at_ms)) return {};
+    // Its evidence ends with its last reading: a reconciling read that reached nothing (the feed was
+    // gone: no read in the ledger, quoted unreadable) leaves it with nothing readable to decide on.
+    if (w.reconciled_by_reading && f.reads.size() < 3) return {};
+    const sim::Read* last = f.reads.size() >= 2 ? f.reads.back() : nullptr;
+    if (any_stale(f) || !clean(last) || !clean(read_at(f, 0)) || other_writer(truth, f, seg.began_ms, last->at_ms)) return {};
     if (f.landed != nullptr && f.landed->at_ms <= last->at_ms) {
         return {who + " says unknown, but its last read at " + t_at(last->at_ms) + " (" + shown(last->returned) +
                     ") came after the post showed at " + t_at(f.landed->at_ms) + ": the evidence said done (W-1, W-4)",
@@ -177,6 +168,26 @@ ClaimJudgement write_report_claims(const sim::Scenario& scenario, const History&
                 std::nullopt};
     }
     return {};
+}
+
+}  // namespace
+
+ClaimJudgement write_report_claims(const sim::Scenario& scenario, const History& run, const Segment& seg) {
+    if (!seg.write) return {};
+    const WriteReport& w = *seg.write;
+    if (seg.reports.empty()) return {"a write report without its step report", std::nullopt};
+    const std::size_t ri = seg.reports.back();
+    const StepReport& report = run.steps[ri];
+    if (report.index >= scenario.steps.size() || ri >= run.timings.size()) return {};
+    const sim::Step& st = scenario.steps[report.index];
+    const auto [c, holder] = control_anywhere(scenario, st.control);
+    if (c == nullptr || c->feed == 0) return {};  // write_once is sent for posts and submits only
+    const std::string who = "step " + std::to_string(report.index) + "'s write report";
+    const StepTiming& timing = run.timings[ri];
+    const Facts f = facts_of(run, seg, report, timing, holder, c->feed);
+    if (auto lie = procedure_lie(who, w, f, seg, report)) return {lie, std::nullopt};
+    if (w.outcome != WriteOutcome::Unknown) return decided_outcome(who, w, f, run, seg);
+    return unknown_withheld(who, w, f, scenario, run, seg, report, timing);
 }
 
 }  // namespace deskcheck::props
