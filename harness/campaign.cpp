@@ -124,10 +124,9 @@ void shrink_counterexample(Counterexample& c, const StillFails& still, const Shr
     if (r.violation) c.violation = *r.violation;
 }
 
-CampaignResult run_campaign(const CampaignOptions& o) {
-    CampaignResult out;
-    out.seed = o.seed;
-    out.rules = o.rules;
+namespace {
+
+RunOptions campaign_run_options(const CampaignOptions& o) {
     const RuleSet* rules = find_rules(o.rules);
     RunOptions ro;
     ro.rules = rules != nullptr ? rules : &current_rules();
@@ -135,6 +134,56 @@ CampaignResult run_campaign(const CampaignOptions& o) {
     ro.mutation = o.mutation;
     ro.agent_retries = o.agent_retries;
     ro.trace = o.digests;  // nobody reads a campaign run's trace but a digest; counterexamples are replayed with it
+    return ro;
+}
+
+// One property's result on one case, counted into its stats; a violation that is no known debt
+// becomes a counterexample (shrunk when asked) until the property has its share. True: violated.
+bool judge_case(const CampaignOptions& o, const RunOptions& ro, const sim::Scenario& scenario, const RunResult& run, std::uint64_t cs,
+                PropertyStats& stats, std::map<std::string, std::uint32_t>& found, CampaignResult& out, CaseDigest& digest) {
+    const NamedCheck* check = find_check(stats.name);
+    assert(check != nullptr);
+    const CheckResult r = run_check(*check, scenario, run, ro);
+    digest.judged = digest.judged || r.status == CheckStatus::Violated || (r.status == CheckStatus::Holds && r.judged > 0);
+    ++stats.cases;
+    if (r.status == CheckStatus::Holds) ++stats.holds;
+    if (r.status == CheckStatus::Holds && r.not_judged_items > 0) ++stats.why_partly_not_judged[r.why_partly_not_judged];
+    if (r.status == CheckStatus::CannotJudge) {
+        ++stats.cannot_judge;
+        ++stats.why_not_judged[r.why_not_judged];
+    }
+    if (r.status != CheckStatus::Violated) return false;
+    if (const auto debt = known_debt(*check, scenario, *r.violation, ro)) {
+        ++stats.known_debts[*debt];
+        return false;
+    }
+    ++stats.violated;
+    if (found[stats.name] >= o.counterexamples_max || o.counterexample_known.count(stats.name) != 0) return true;
+    ++found[stats.name];
+    Counterexample c;
+    c.property = stats.name;
+    c.case_seed = cs;
+    c.original_size = size_of(scenario);
+    c.scenario = scenario;
+    c.violation = *r.violation;
+    if (o.shrink) {
+        ShrinkOptions so;
+        so.stop = o.stop;
+        shrink_counterexample(c, still_a_finding(*check, ro), so, *check, ro, &o.build);
+    }
+    c.shrunk_size = size_of(c.scenario);
+    c.summary = summary_of(c);
+    out.counterexamples.push_back(std::move(c));
+    return true;
+}
+
+}  // namespace
+
+CampaignResult run_campaign(const CampaignOptions& o) {
+    CampaignResult out;
+    out.seed = o.seed;
+    out.rules = o.rules;
+    const RunOptions ro = campaign_run_options(o);
     for (const auto& c : all_checks()) {
         if (selected(o, c.name)) {
             PropertyStats stats;
@@ -165,42 +214,8 @@ CampaignResult run_campaign(const CampaignOptions& o) {
         if (o.digests) digest = CaseDigest{i, cs, case_digest(run), false};
         bool violated_here = false;
         for (auto& stats : out.properties) {
-            const NamedCheck* check = find_check(stats.name);
-            assert(check != nullptr);
-            if (check->fn == nullptr && i % deterministic_every != 0) continue;
-            const CheckResult r = run_check(*check, scenario, run, ro);
-            digest.judged = digest.judged || r.status == CheckStatus::Violated ||
-                            (r.status == CheckStatus::Holds && r.judged > 0);
-            ++stats.cases;
-            if (r.status == CheckStatus::Holds) ++stats.holds;
-            if (r.status == CheckStatus::Holds && r.not_judged_items > 0) ++stats.why_partly_not_judged[r.why_partly_not_judged];
-            if (r.status == CheckStatus::CannotJudge) {
-                ++stats.cannot_judge;
-                ++stats.why_not_judged[r.why_not_judged];
-            }
-            if (r.status != CheckStatus::Violated) continue;
-            if (const auto debt = known_debt(*check, scenario, *r.violation, ro)) {
-                ++stats.known_debts[*debt];
-                continue;
-            }
-            ++stats.violated;
-            violated_here = true;
-            if (found[stats.name] >= o.counterexamples_max || o.counterexample_known.count(stats.name) != 0) continue;
-            ++found[stats.name];
-            Counterexample c;
-            c.property = stats.name;
-            c.case_seed = cs;
-            c.original_size = size_of(scenario);
-            c.scenario = scenario;
-            c.violation = *r.violation;
-            if (o.shrink) {
-                ShrinkOptions so;
-                so.stop = o.stop;
-                shrink_counterexample(c, still_a_finding(*check, ro), so, *check, ro, &o.build);
-            }
-            c.shrunk_size = size_of(c.scenario);
-            c.summary = summary_of(c);
-            out.counterexamples.push_back(std::move(c));
+            if (find_check(stats.name)->fn == nullptr && i % deterministic_every != 0) continue;
+            violated_here = judge_case(o, ro, scenario, run, cs, stats, found, out, digest) || violated_here;
         }
         if (o.digests) out.digests.push_back(digest);
         if (o.progress) o.progress(n + 1, o.cases);
