@@ -220,89 +220,116 @@ std::string parse_line(const std::string& text, const R0Run& run, Line& out) {
 
 bool is_undo(const std::string& s) { return s == "undone" || s == "undo_failed" || s == "not_undoable"; }
 
-std::string check_journal(const R0Run& run) {
-    if (!run.journal) return "the tool keeps no journal";
+// The journal read so far: its parsed lines, the next one to judge and the steps that wrote an intent.
+struct JournalCursor {
     std::vector<Line> lines;
-    for (const std::string& text : *run.journal) {
-        Line l;
-        if (std::string e = parse_line(text, run, l); !e.empty()) return e;
-        lines.push_back(std::move(l));
-    }
-    if (lines.empty()) return run.crashed ? "" : "no journal line for task \"" + run.report.task_id + "\"";
     std::size_t i = 0;
     std::uint32_t intents = 0;
-    for (; i < lines.size() && lines[i].status == "intent"; ++i) {
-        if (lines[i].step != intents + 1) return "intent for step " + std::to_string(lines[i].step) + " where step " + std::to_string(intents + 1) + " was due";
-        ++intents;
-        const auto want = reference_before(run.fixture->initial, run.fixture->steps, intents - 1);
-        if (!want) return "an intent for step " + std::to_string(intents) + ", which cannot run there";
-        if (std::string e = compare_before(lines[i].before, run.fixture->steps[intents - 1].op, *want); !e.empty())
-            return "step " + std::to_string(intents) + ": " + e;
+    bool at(std::string_view status) const { return i < lines.size() && lines[i].status == status; }
+};
+
+// The intents, step 1 first, each with the before-state the reference gives its step.
+std::string check_intents(const R0Run& run, JournalCursor& c) {
+    for (; c.at("intent"); ++c.i) {
+        const Line& l = c.lines[c.i];
+        if (l.step != c.intents + 1) return "intent for step " + std::to_string(l.step) + " where step " + std::to_string(c.intents + 1) + " was due";
+        ++c.intents;
+        const auto want = reference_before(run.fixture->initial, run.fixture->steps, c.intents - 1);
+        if (!want) return "an intent for step " + std::to_string(c.intents) + ", which cannot run there";
+        if (std::string e = compare_before(l.before, run.fixture->steps[c.intents - 1].op, *want); !e.empty()) return "step " + std::to_string(c.intents) + ": " + e;
     }
-    // A crashed run has its failed (or refused) line only when the failure came before the kill.
-    const bool failed = !run.normal_then_undo &&
-                        (!run.crashed || (i < lines.size() && (lines[i].status == "failed" || lines[i].status == "refused")));
-    if (run.normal_then_undo) {  // the normal path finished: one `done` line naming the last step, then the undo
-        const auto last = static_cast<std::uint32_t>(run.fixture->steps.size());
-        if (i == lines.size() || lines[i].status != "done") return "no done line after the last step of the finished task";
-        if (lines[i].step != last) return "the done line names step " + std::to_string(lines[i].step) + ", not the last (" + std::to_string(last) + ")";
-        ++i;
-        if (run.crashed && i == lines.size()) return "";  // killed after it finished, before its undo began: kept
-        // the undo of a finished task is journaled ahead of its first effect.
-        if (i == lines.size() || lines[i].status != "undo_begun") {
-            if (intents > 0) return "the undo of the finished task acted without an undo_begun line ahead of it";
-        } else {
-            if (lines[i].step != last) return "the undo_begun line names step " + std::to_string(lines[i].step) + ", not the last";
-            ++i;
-        }
+    return "";
+}
+
+// The normal path finished: one `done` line naming the last step, then the undo (R-7: journaled
+// ahead of its first effect). `kept`: killed after it finished, before its undo began.
+std::string check_finished(const R0Run& run, JournalCursor& c, bool& kept) {
+    const auto last = static_cast<std::uint32_t>(run.fixture->steps.size());
+    if (!c.at("done")) return "no done line after the last step of the finished task";
+    if (c.lines[c.i].step != last) return "the done line names step " + std::to_string(c.lines[c.i].step) + ", not the last (" + std::to_string(last) + ")";
+    ++c.i;
+    kept = run.crashed && c.i == c.lines.size();
+    if (kept) return "";
+    if (!c.at("undo_begun")) return c.intents > 0 ? "the undo of the finished task acted without an undo_begun line ahead of it" : "";
+    if (c.lines[c.i].step != last) return "the undo_begun line names step " + std::to_string(c.lines[c.i].step) + ", not the last";
+    ++c.i;
+    return "";
+}
+
+// The failed (or refused) line of the failed step.
+std::string check_failed_line(const R0Run& run, JournalCursor& c) {
+    if (!c.at("failed") && !c.at("refused")) return "no failed line for the failed step";
+    const std::uint32_t f = c.lines[c.i].step;
+    if (c.lines[c.i].status == "refused") {
+        if (c.intents != 0) return "a refusal after steps had acted";
+        if (!not_undoable(*run.fixture, f - 1) && reference_before(run.fixture->initial, run.fixture->steps, f - 1)) return "refused step " + std::to_string(f) + ", which can be undone";
+    } else {
+        if (f != c.intents && f != c.intents + 1) return "the failed line names step " + std::to_string(f) + " after intents up to " + std::to_string(c.intents);
+        if (run.failed_after_step && f > *run.failed_after_step) return "the failed line names step " + std::to_string(f) + ", after the injected failure";
     }
-    if (failed) {
-        if (i == lines.size() || (lines[i].status != "failed" && lines[i].status != "refused"))
-            return "no failed line for the failed step";
-        const std::uint32_t f = lines[i].step;
-        if (lines[i].status == "refused") {
-            if (intents != 0) return "a refusal after steps had acted";
-            if (!not_undoable(*run.fixture, f - 1) && reference_before(run.fixture->initial, run.fixture->steps, f - 1))
-                return "refused step " + std::to_string(f) + ", which can be undone";
-        } else {
-            if (f != intents && f != intents + 1) return "the failed line names step " + std::to_string(f) + " after intents up to " + std::to_string(intents);
-            if (run.failed_after_step && f > *run.failed_after_step) return "the failed line names step " + std::to_string(f) + ", after the injected failure";
-        }
-        ++i;
-    }
-    // The undo lines: one pass, last step first, over every step that acted. A crashed run's
-    // recovery may begin a new pass, which starts again from the highest step not yet undone —
-    // one with no undo line, or whose last one is undo_failed (a recovery tries it again) — and
-    // also goes last step first. A step already undone never gets another line.
+    ++c.i;
+    return "";
+}
+
+// The undo lines: one pass, last step first, over every step that acted. A crashed run's recovery
+// may begin a new pass, which starts again from the highest step not yet undone — one with no undo
+// line, or whose last one is undo_failed (a recovery tries it again) — and also goes last step
+// first. A step already undone never gets another line. Every step that acted has one, and the
+// report's failed undos are the journal's.
+std::string check_undo_lines(const R0Run& run, JournalCursor& c) {
     enum class Undo { None, Failed, Done };
-    std::vector<Undo> state(intents + 1, Undo::None);
+    std::vector<Undo> state(c.intents + 1, Undo::None);
     const auto pending_below = [&](std::uint32_t below) -> std::uint32_t {
-        for (std::uint32_t s = std::min(below, intents + 1); s-- > 1;) {
+        for (std::uint32_t s = std::min(below, c.intents + 1); s-- > 1;) {
             if (state[s] != Undo::Done) return s;
         }
         return 0;
     };
-    std::uint32_t previous = intents + 1;
+    std::uint32_t previous = c.intents + 1;
     std::uint32_t passes = 0;
-    for (; i < lines.size() && is_undo(lines[i].status); ++i) {
+    for (; c.i < c.lines.size() && is_undo(c.lines[c.i].status); ++c.i) {
+        const Line& l = c.lines[c.i];
         std::uint32_t want = pending_below(previous);
-        if (lines[i].step != want && run.crashed && passes > 0 && lines[i].step == pending_below(intents + 1)) {
-            want = lines[i].step;  // a recovery's new pass
+        if (l.step != want && run.crashed && passes > 0 && l.step == pending_below(c.intents + 1)) {
+            want = l.step;  // a recovery's new pass
             ++passes;
         }
         if (passes == 0) passes = 1;
-        if (want == 0) return "undo line for step " + std::to_string(lines[i].step) + " after every step was undone";
-        if (lines[i].step != want) return "undo line for step " + std::to_string(lines[i].step) + " where step " + std::to_string(want) + " was due (last step first)";
-        state[want] = lines[i].status == "undo_failed" ? Undo::Failed : Undo::Done;
+        if (want == 0) return "undo line for step " + std::to_string(l.step) + " after every step was undone";
+        if (l.step != want) return "undo line for step " + std::to_string(l.step) + " where step " + std::to_string(want) + " was due (last step first)";
+        state[want] = l.status == "undo_failed" ? Undo::Failed : Undo::Done;
         previous = want;
     }
-    for (std::uint32_t want = intents; want >= 1; --want) {
+    for (std::uint32_t want = c.intents; want >= 1; --want) {
         if (state[want] == Undo::None) return "no undo line for step " + std::to_string(want);
         const bool failed_line = state[want] == Undo::Failed;
         const bool claimed = std::count(run.report.undo_failed_steps.begin(), run.report.undo_failed_steps.end(), want) != 0;
         if (failed_line != claimed) return "step " + std::to_string(want) + ": journal and report disagree on whether its undo failed";
     }
-    if (i != lines.size()) return "unexpected line after the rollback: " + (*run.journal)[i];
+    return "";
+}
+
+std::string check_journal(const R0Run& run) {
+    if (!run.journal) return "the tool keeps no journal";
+    JournalCursor c;
+    for (const std::string& text : *run.journal) {
+        Line l;
+        if (std::string e = parse_line(text, run, l); !e.empty()) return e;
+        c.lines.push_back(std::move(l));
+    }
+    if (c.lines.empty()) return run.crashed ? "" : "no journal line for task \"" + run.report.task_id + "\"";
+    if (std::string e = check_intents(run, c); !e.empty()) return e;
+    // A crashed run has its failed (or refused) line only when the failure came before the kill.
+    const bool failed = !run.normal_then_undo && (!run.crashed || c.at("failed") || c.at("refused"));
+    if (run.normal_then_undo) {
+        bool kept = false;
+        if (std::string e = check_finished(run, c, kept); !e.empty() || kept) return e;
+    }
+    if (failed) {
+        if (std::string e = check_failed_line(run, c); !e.empty()) return e;
+    }
+    if (std::string e = check_undo_lines(run, c); !e.empty()) return e;
+    if (c.i != c.lines.size()) return "unexpected line after the rollback: " + (*run.journal)[c.i];
     return "";
 }
 
