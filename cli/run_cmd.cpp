@@ -163,6 +163,45 @@ void print_counterexamples(const props::CampaignResult& r, const std::vector<std
     }
 }
 
+// --digests FILE: one line per case, `INDEX CASE_SEED DIGEST JUDGED`. The error, or "".
+std::string write_digests(const std::string& file, const props::CampaignResult& r) {
+    std::string lines;
+    char buf[96];
+    for (const auto& d : r.digests) {
+        std::snprintf(buf, sizeof buf, "%u %llu %016llx %d\n", d.index, static_cast<unsigned long long>(d.case_seed),
+                      static_cast<unsigned long long>(d.digest), d.judged ? 1 : 0);
+        lines += buf;
+    }
+    std::string error = write_text_file(file, lines);
+    if (!error.empty()) std::cerr << "deskcheck run: --digests " << error << "\n";
+    return error;
+}
+
+// Each counterexample's timeline page next to it (the header names the mutation, so the page's
+// replay, and the command it prints, needs no flag). False when a page could not be written.
+bool write_pages(const std::vector<std::string>& files, std::vector<std::string>& page_files) {
+    bool all = true;
+    for (const auto& f : files) {
+        PageWritten page;
+        if (!f.empty()) page = write_page_for(f, replay_options(Mutation::None), "deskcheck replay " + f);
+        if (!page.error.empty()) std::cerr << "deskcheck run: no timeline page: " << page.error << "\n";
+        all = all && page.error.empty();
+        page_files.push_back(page.path);
+    }
+    return all;
+}
+
+void print_run_text(const props::CampaignOptions& o, const props::CampaignResult& r, double seconds, const std::vector<std::string>& files,
+                    const std::vector<std::string>& page_files, bool failed, int signal) {
+    std::cout << "deskcheck run: seed=" << o.seed << " cases=" << r.cases << " rules=" << o.rules << " (" << std::fixed << std::setprecision(0)
+              << (seconds > 0 ? r.cases / seconds : 0.0) << " cases/s)\n";
+    if (signal != 0) std::cout << "interrupted by " << signal_name(signal) << " after " << r.cases << " of " << o.cases << " cases: the summary so far\n";
+    print_campaign_text(r, std::cout);
+    print_counterexamples(r, files, page_files, o.shrink);
+    if (!failed && signal == 0) std::cout << "\nall properties hold on " << r.cases << " cases\n";
+    if (!failed && signal != 0) std::cout << "\nno property violated in the " << r.cases << " cases run\n";
+}
+
 }  // namespace
 
 int cmd_run(const Argv& argv) {
@@ -223,28 +262,9 @@ int cmd_run(const Argv& argv) {
     const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
     std::vector<std::string> files;
     const std::vector<std::string> write_errors = write_all(r, o, out_dir, files);
-    std::string digests_error;
-    if (digests_file) {
-        std::string lines;
-        char buf[96];
-        for (const auto& d : r.digests) {
-            std::snprintf(buf, sizeof buf, "%u %llu %016llx %d\n", d.index, static_cast<unsigned long long>(d.case_seed),
-                          static_cast<unsigned long long>(d.digest), d.judged ? 1 : 0);
-            lines += buf;
-        }
-        digests_error = write_text_file(*digests_file, lines);
-        if (!digests_error.empty()) std::cerr << "deskcheck run: --digests " << digests_error << "\n";
-    }
-    // The header names the mutation, so the page's replay (and the command it prints) needs no flag.
+    const std::string digests_error = digests_file ? write_digests(*digests_file, r) : std::string();
     std::vector<std::string> page_files;
-    bool page_failed = false;
-    for (const auto& f : files) {
-        PageWritten page;
-        if (!f.empty()) page = write_page_for(f, replay_options(Mutation::None), "deskcheck replay " + f);
-        if (!page.error.empty()) std::cerr << "deskcheck run: no timeline page: " << page.error << "\n";
-        page_failed = page_failed || !page.error.empty();
-        page_files.push_back(page.path);
-    }
+    const bool page_failed = !write_pages(files, page_files);
     bool failed = !r.counterexamples.empty();
     for (const auto& p : r.properties) failed = failed || p.gave_up();
     const int signal = interrupted_by();
@@ -255,16 +275,7 @@ int cmd_run(const Argv& argv) {
         j["write_errors"] = write_errors;
         std::cout << dump_json(j) << "\n";
     } else {
-        std::cout << "deskcheck run: seed=" << o.seed << " cases=" << r.cases << " rules=" << o.rules << " ("
-                  << std::fixed << std::setprecision(0) << (seconds > 0 ? r.cases / seconds : 0.0) << " cases/s)\n";
-        if (signal != 0) {
-            std::cout << "interrupted by " << signal_name(signal) << " after " << r.cases << " of " << o.cases
-                      << " cases: the summary so far\n";
-        }
-        print_campaign_text(r, std::cout);
-        print_counterexamples(r, files, page_files, o.shrink);
-        if (!failed && signal == 0) std::cout << "\nall properties hold on " << r.cases << " cases\n";
-        if (!failed && signal != 0) std::cout << "\nno property violated in the " << r.cases << " cases run\n";
+        print_run_text(o, r, seconds, files, page_files, failed, signal);
     }
     for (const auto& e : write_errors) std::cerr << "deskcheck run: cannot write a counterexample: " << e << "\n";
     if (signal != 0) return exit_code_for(signal);
@@ -393,6 +404,42 @@ std::string shrink_stop_reason(const props::ShrinkResult& r, bool out_of_time) {
 
 }  // namespace
 
+namespace {
+
+// --max-attempts and --seconds (with the interrupt) as the shrinker's limits; progress on stderr.
+props::ShrinkOptions shrink_options(std::optional<std::uint64_t> attempts_max, std::optional<std::uint64_t> seconds, bool& out_of_time) {
+    const auto began = Clock::now();
+    props::ShrinkOptions so;
+    so.attempts_max = static_cast<std::uint32_t>(attempts_max.value_or(props::shrink_attempts_max));
+    so.stop = [began, seconds, &out_of_time] {
+        if (seconds && Clock::now() - began >= std::chrono::seconds(*seconds)) out_of_time = true;
+        return out_of_time || interrupted();
+    };
+    so.progress = [](const props::ShrinkResult& r) {
+        if (r.attempts % shrink_progress_every != 0) return;
+        std::cerr << "shrink: " << r.attempts << " attempts, " << r.accepted << " kept, now " << props::to_string(props::size_of(r.scenario)) << std::endl;
+    };
+    return so;
+}
+
+// The shrunk scenario as a counterexample file: its violation as it stands now, and the outcome a
+// replay without the mutation must find.
+std::string shrunk_document_text(const sim::Scenario& scenario, const std::string& property, std::uint64_t case_seed, const props::RunOptions& ro) {
+    props::Counterexample c;
+    c.property = property;
+    c.scenario = scenario;
+    c.case_seed = case_seed;
+    const auto run = props::run_scenario(c.scenario, ro);
+    const auto check = props::run_check(*props::find_check(property), c.scenario, run, ro);
+    if (check.violation) c.violation = *check.violation;
+    c.summary = property + " violated at step " + (c.violation.step ? std::to_string(*c.violation.step) : "-") + ": " + c.violation.explanation;
+    const std::string outcome = ro.mutation == Mutation::None ? std::string("violated")
+                                                              : outcome_without_mutation(c.scenario, c.property, std::string(ro.rules->name), ro.agent_retries);
+    return sim::encode_document_text(props::counterexample_document(c, std::string(ro.rules->name), ro.mutation, outcome));
+}
+
+}  // namespace
+
 int cmd_shrink(const Argv& argv) {
     Args args("shrink", argv, {"--help", "--no-agent"},
               {"--property", "--out", "--rules", "--mutation", "--max-attempts", "--seconds"});
@@ -448,36 +495,12 @@ int cmd_shrink(const Argv& argv) {
         return exit_usage;
     }
     install_interrupt_handlers();
-    const auto began = Clock::now();
     bool out_of_time = false;
-    props::ShrinkOptions so;
-    so.attempts_max = static_cast<std::uint32_t>(attempts_max.value_or(props::shrink_attempts_max));
-    so.stop = [&] {
-        if (seconds && Clock::now() - began >= std::chrono::seconds(*seconds)) out_of_time = true;
-        return out_of_time || interrupted();
-    };
-    so.progress = [&](const props::ShrinkResult& r) {
-        if (r.attempts % shrink_progress_every != 0) return;
-        std::cerr << "shrink: " << r.attempts << " attempts, " << r.accepted << " kept, now "
-                  << props::to_string(props::size_of(r.scenario)) << std::endl;
-    };
+    const props::ShrinkOptions so = shrink_options(attempts_max, seconds, out_of_time);
     std::cerr << "shrink: " << printable(file) << " (" << props::to_string(props::size_of(doc.scenario)) << "), keeping "
               << *property << " violated; at most " << so.attempts_max << " attempts" << std::endl;
     const auto r = props::shrink_scenario(doc.scenario, fails, so);
-    props::Counterexample c;
-    c.property = *property;
-    c.scenario = r.scenario;
-    c.case_seed = doc.scenario.seed;
-    const auto run = props::run_scenario(c.scenario, ro);
-    const auto check = props::run_check(*props::find_check(*property), c.scenario, run, ro);
-    if (check.violation) c.violation = *check.violation;
-    c.summary = *property + " violated at step " + (c.violation.step ? std::to_string(*c.violation.step) : "-") + ": " +
-                c.violation.explanation;
-    const std::string outcome = ro.mutation == Mutation::None
-                                    ? std::string("violated")
-                                    : outcome_without_mutation(c.scenario, c.property, std::string(ro.rules->name), ro.agent_retries);
-    const std::string text =
-        sim::encode_document_text(props::counterexample_document(c, std::string(ro.rules->name), ro.mutation, outcome));
+    const std::string text = shrunk_document_text(r.scenario, *property, doc.scenario.seed, ro);
     std::cout << "shrunk " << props::to_string(props::size_of(doc.scenario)) << " -> "
               << props::to_string(props::size_of(r.scenario)) << " (" << r.attempts << " attempts; "
               << shrink_stop_reason(r, out_of_time) << ")\n";
