@@ -240,6 +240,39 @@ std::string printable_lines(std::string_view text) {
     return out;
 }
 
+namespace {
+
+// The header's recorded outcome against the first run — about the header's property, as the
+// regression tests judge a file: "violated" needs the property violated (at the header's step,
+// when given); "holds" needs it to hold, and no other property violated. Not compared when the
+// command line changed the rules or the tool the outcome describes.
+void compare_recorded_outcome(const sim::CounterexampleHeader& header, const ReplayRun& first, bool tool_as_recorded, Replayed& out,
+                              std::ostringstream& t) {
+    if (header.expected_outcome.empty()) return;
+    if (!tool_as_recorded) {
+        t << "recorded outcome: " << header.expected_outcome
+          << " (not compared: it describes the file's rules and the tool without a mutation; --rules or --mutation "
+             "changed them)\n";
+        return;
+    }
+    out.header_compared = true;
+    out.matches_header = header.expected_outcome == "violated"
+                             ? first.property_violated && (!header.step || first.property_step == static_cast<std::size_t>(*header.step))
+                             : first.property_status == "holds" && !first.violated;
+    t << "recorded outcome: " << header.expected_outcome << " of " << header.property << (out.matches_header ? " (reproduced)" : " (NOT reproduced)")
+      << "\n";
+}
+
+// A replayed run's steps, properties and trace, as --json prints them.
+void add_run_json(nlohmann::ordered_json& j, const ReplayRun& run) {
+    j["steps"] = nlohmann::ordered_json::array();
+    for (const auto& s : run.run->steps) j["steps"].push_back(step_json(s));
+    j["properties"] = run.checks;
+    j["trace"] = sim::to_json(run.run->trace());
+}
+
+}  // namespace
+
 Replayed replay_file(const std::string& file, props::RunOptions base, const std::string& rules_override,
                      bool run_header_mutation) {
     Replayed out;
@@ -276,23 +309,7 @@ Replayed replay_file(const std::string& file, props::RunOptions base, const std:
     ReplayRun first = replay_run(doc.scenario, base, property);
     t << first.text;
     out.violated = first.violated;
-    if (header && !header->expected_outcome.empty() && !tool_as_recorded) {
-        t << "recorded outcome: " << header->expected_outcome
-          << " (not compared: it describes the file's rules and the tool without a mutation; --rules or --mutation "
-             "changed them)\n";
-    } else if (header && !header->expected_outcome.empty()) {
-        // The recorded outcome is about the header's property, as the regression tests judge it.
-        const bool expected_violation = header->expected_outcome == "violated";
-        out.header_compared = true;
-        // As the regression tests judge a file: "violated" needs the property violated (at the
-        // header's step, when given); "holds" needs it to hold, and no other property violated.
-        out.matches_header = expected_violation
-                                 ? first.property_violated &&
-                                       (!header->step || first.property_step == static_cast<std::size_t>(*header->step))
-                                 : first.property_status == "holds" && !first.violated;
-        t << "recorded outcome: " << header->expected_outcome << " of " << property
-          << (out.matches_header ? " (reproduced)" : " (NOT reproduced)") << "\n";
-    }
+    if (header) compare_recorded_outcome(*header, first, tool_as_recorded, out, t);
     std::optional<ReplayRun> mutated;
     std::string mutation_name;
     if (header_mutation) {
@@ -317,19 +334,13 @@ Replayed replay_file(const std::string& file, props::RunOptions base, const std:
                 {"recorded_outcome", header && !header->expected_outcome.empty() ? nlohmann::ordered_json(header->expected_outcome)
                                                                                   : nlohmann::ordered_json(nullptr)},
                 {"recorded_outcome_compared", out.header_compared}};
-    out.json["steps"] = nlohmann::ordered_json::array();
-    for (const auto& s : first.run->steps) out.json["steps"].push_back(step_json(s));
-    out.json["properties"] = first.checks;
-    out.json["trace"] = sim::to_json(first.run->trace());
+    add_run_json(out.json, first);
     if (mutated) {
         nlohmann::ordered_json m{{"mutation", mutation_name},
                                  {"property", property},
                                  {"status", mutated->property_status},
                                  {"reproduced", mutated->property_violated}};
-        m["steps"] = nlohmann::ordered_json::array();
-        for (const auto& s : mutated->run->steps) m["steps"].push_back(step_json(s));
-        m["properties"] = mutated->checks;
-        m["trace"] = sim::to_json(mutated->run->trace());
+        add_run_json(m, *mutated);
         out.json["with_header_mutation"] = m;
     }
     out.file = file;
