@@ -119,25 +119,51 @@ std::optional<std::string> read_all(const std::string& name, std::string& error)
     return std::get<std::string>(std::move(read));
 }
 
+constexpr const char* judge_snapshot_help =
+    "usage: deskcheck judge-snapshot FILE|- [--json] [--rule-mutation ID]\n"
+    "judges one observation snapshot by the ten rules of `deskcheck rules --rules observation` (O-1).\n"
+    "input: {\"action\": {correlationId, target, expectedState},\n"
+    "        \"contract\": {version, requiredFields: [..], knownStates: [..]},\n"
+    "        \"snapshot\": {observedAt, source, correlationId, target, state, evidenceStatus,\n"
+    "                     freshness, fingerprint, effectStatus  (each a string, or null/absent)},\n"
+    "        \"previous\": a snapshot, or null/absent,\n"
+    "        \"counterexample\": optional header of a mutate-rules counterexample {property, mutation, ...}}\n"
+    "--rule-mutation ID: judge by the observation rules with that mutation (mutate-rules --rules\n"
+    "observation); with it, or with a counterexample header, the observation checks run too.\n"
+    "exit: 0 judged (whatever the outcome) and no check violated, 1 a check is violated (a rule\n"
+    "mutation's counterexample reproduces), 2 bad usage or bad input (PATH: REASON),\n"
+    "      4 the file's recorded outcome (its counterexample header) did NOT reproduce\n";
+
+// The judgement as text: the outcome and its rule, what is missing, the violations, and whether a
+// recorded outcome reproduced.
+void print_judgement_text(const ObservationJudgement& j, const std::vector<props::ObservationViolation>& violations, const Input& in,
+                          const std::optional<std::string>& mutation_id, bool reproduced) {
+    if (mutation_id) std::cout << "judged by the rules with mutation " << *mutation_id << "\n";
+    std::cout << to_string(j.outcome) << " / " << j.reason << " (rule " << static_cast<int>(j.order) << ", " << j.spec << ")\n";
+    if (!j.missing_fields.empty()) {
+        std::cout << "  missing:";
+        for (const auto& f : j.missing_fields) std::cout << " " << f;
+        std::cout << "\n";
+    }
+    for (const auto& v : violations) std::cout << "  VIOLATED " << v.property << ": " << v.explanation << "\n";
+    if (in.recorded_property) {
+        std::cout << "  recorded outcome: violated of " << *in.recorded_property
+                  << (in.recorded_mutation ? " under " + *in.recorded_mutation : std::string()) << " ("
+                  << (reproduced ? "reproduced" : "NOT reproduced") << ")\n";
+        if (!reproduced && !mutation_id && in.recorded_mutation) {
+            std::cout << "  (the file records a rule mutation: replay it with --rule-mutation " << *in.recorded_mutation << ")\n";
+        }
+    }
+    std::cout << "  observed is not accepted (O-3): nothing here says the task is done\n";
+}
+
 }  // namespace
 
 int cmd_judge_snapshot(const Argv& argv) {
     Args args("judge-snapshot", argv, {"--json", "--help"}, {"--rule-mutation"});
     if (!args.ok()) return usage_error("judge-snapshot", args.error());
     if (args.flag("--help")) {
-        std::cout << "usage: deskcheck judge-snapshot FILE|- [--json] [--rule-mutation ID]\n"
-                     "judges one observation snapshot by the ten rules of `deskcheck rules --rules observation` (O-1).\n"
-                     "input: {\"action\": {correlationId, target, expectedState},\n"
-                     "        \"contract\": {version, requiredFields: [..], knownStates: [..]},\n"
-                     "        \"snapshot\": {observedAt, source, correlationId, target, state, evidenceStatus,\n"
-                     "                     freshness, fingerprint, effectStatus  (each a string, or null/absent)},\n"
-                     "        \"previous\": a snapshot, or null/absent,\n"
-                     "        \"counterexample\": optional header of a mutate-rules counterexample {property, mutation, ...}}\n"
-                     "--rule-mutation ID: judge by the observation rules with that mutation (mutate-rules --rules\n"
-                     "observation); with it, or with a counterexample header, the observation checks run too.\n"
-                     "exit: 0 judged (whatever the outcome) and no check violated, 1 a check is violated (a rule\n"
-                     "mutation's counterexample reproduces), 2 bad usage or bad input (PATH: REASON),\n"
-                     "      4 the file's recorded outcome (its counterexample header) did NOT reproduce\n";
+        std::cout << judge_snapshot_help;
         return exit_ok;
     }
     if (args.positional().size() != 1) return usage_error("judge-snapshot", "expects one FILE, or - for stdin");
@@ -186,24 +212,7 @@ int cmd_judge_snapshot(const Argv& argv) {
         std::cout << out.dump(2) << "\n";
         return code;
     }
-    if (mutation_id) std::cout << "judged by the rules with mutation " << *mutation_id << "\n";
-    std::cout << to_string(j.outcome) << " / " << j.reason << " (rule " << static_cast<int>(j.order) << ", " << j.spec << ")\n";
-    if (!j.missing_fields.empty()) {
-        std::cout << "  missing:";
-        for (const auto& f : j.missing_fields) std::cout << " " << f;
-        std::cout << "\n";
-    }
-    for (const auto& v : violations) std::cout << "  VIOLATED " << v.property << ": " << v.explanation << "\n";
-    if (in.recorded_property) {
-        const bool again = reproduced;
-        std::cout << "  recorded outcome: violated of " << *in.recorded_property
-                  << (in.recorded_mutation ? " under " + *in.recorded_mutation : std::string()) << " ("
-                  << (again ? "reproduced" : "NOT reproduced") << ")\n";
-        if (!again && !mutation_id && in.recorded_mutation) {
-            std::cout << "  (the file records a rule mutation: replay it with --rule-mutation " << *in.recorded_mutation << ")\n";
-        }
-    }
-    std::cout << "  observed is not accepted (O-3): nothing here says the task is done\n";
+    print_judgement_text(j, violations, in, mutation_id, reproduced);
     return code;
 }
 

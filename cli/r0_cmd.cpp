@@ -149,23 +149,44 @@ void print_bench(const r0::R0BenchResult& b, std::size_t fixtures, std::size_t g
     print_verdict(f.all_full(), "pass: every figure is 100%\n");
 }
 
+// The campaign's counts, and its violation with the smallest case and the command that reproduces it.
+void print_r0_campaign_text(const r0::R0CampaignResult& r, std::uint64_t n, const std::string& reproduce) {
+    if (interrupted()) std::cout << interrupted_line(std::to_string(r.cases) + " of " + std::to_string(n) + " cases", "the counts so far") << "\n";
+    std::cout << r.cases << " cases run; failure at an operation " << r.at_operation << ", other programs writing " << r.with_others
+              << ", with windows " << r.with_ui << ", with a field holding no value " << r.null_values << "\n";
+    std::cout << "killed mid-task and recovered in process from the journal " << r.crashed << ", of which the recovery undid steps "
+              << r.recovered << ", the recovery itself killed and re-run " << r.recovery_crashed << "\n";
+    std::cout << "run to the end and undone " << r.normal_undo << ", of which an operation of the undo failed " << r.undo_faulted
+              << "; a path that leaves the root " << r.leaving_root << "\n";
+    if (!r.shrunk) {
+        std::cout << "failure_leaves_nothing, undo_restores: no violation" << (interrupted() ? " in the cases run" : "") << "\n";
+        return;
+    }
+    std::cout << r0::property_of(*r.shrunk) << " VIOLATED: " << printable(*r.shrunk->violation) << "\n"
+              << "smallest case: " << printable(r0::describe_case(*r.shrunk)) << "\n"
+              << dump_json(sim::r0_fixture_to_json(r.shrunk->fixture)) << "\nreproduce: " << reproduce << "\n";
+}
+
+constexpr const char* r0_campaign_help =
+    "usage: deskcheck r0 campaign [--cases N] [--seed S] [--policy P] [--json] [--digests FILE]\n"
+    "  failure_leaves_nothing over N generated fixtures (default 100000, seed 1), each with a failure\n"
+    "  at a generated step or operation; stops at the first violation and shrinks it.\n"
+    "  One case in four is also killed mid-task (at a journal append or an operation) and recovered\n"
+    "  in process from its journal alone; the recovery itself is killed in half of those, then re-run.\n"
+    "  One in four of the rest runs the task to its end and undoes it (undo_restores, R-2); an\n"
+    "  operation of that undo fails in half of those. One failure case in eight has a file step's\n"
+    "  path leave the root (R-9). The undo tool's whole report is judged too.\n"
+    "  --policy: current (the tool), or a wrong undo the check must catch: null-as-empty,\n"
+    "  forget-folders, skip-failed-line, wrong-order, recover-skips-last-intent, recover-nothing.\n"
+    "  --digests FILE: one line per case, \"INDEX 0 DIGEST 1\" (FNV-1a of its journal, the world\n"
+    "  after it, its operations and reports), as `deskcheck run --digests` writes them.\n"
+    "  Exit 0 none, 1 a violation, 2 bad usage.\n";
+
 int cmd_r0_campaign(const Argv& argv) {
     const auto stop = stop_on_interrupt();  // first: a signal during the set-up is not lost either
     Args args("r0 campaign", argv, {"--json", "--help"}, {"--cases", "--seed", "--policy", "--digests"});
     if (args.flag("--help")) {
-        std::cout << "usage: deskcheck r0 campaign [--cases N] [--seed S] [--policy P] [--json] [--digests FILE]\n"
-                     "  failure_leaves_nothing over N generated fixtures (default 100000, seed 1), each with a failure\n"
-                     "  at a generated step or operation; stops at the first violation and shrinks it.\n"
-                     "  One case in four is also killed mid-task (at a journal append or an operation) and recovered\n"
-                     "  in process from its journal alone; the recovery itself is killed in half of those, then re-run.\n"
-                     "  One in four of the rest runs the task to its end and undoes it (undo_restores, R-2); an\n"
-                     "  operation of that undo fails in half of those. One failure case in eight has a file step's\n"
-                     "  path leave the root (R-9). The undo tool's whole report is judged too.\n"
-                     "  --policy: current (the tool), or a wrong undo the check must catch: null-as-empty,\n"
-                     "  forget-folders, skip-failed-line, wrong-order, recover-skips-last-intent, recover-nothing.\n"
-                     "  --digests FILE: one line per case, \"INDEX 0 DIGEST 1\" (FNV-1a of its journal, the world\n"
-                     "  after it, its operations and reports), as `deskcheck run --digests` writes them.\n"
-                     "  Exit 0 none, 1 a violation, 2 bad usage.\n";
+        std::cout << r0_campaign_help;
         return exit_ok;
     }
     const auto cases = args.number("--cases");
@@ -212,20 +233,7 @@ int cmd_r0_campaign(const Argv& argv) {
         }
         std::cout << dump_json(j) << "\n";
     } else {
-        if (interrupted()) std::cout << interrupted_line(std::to_string(r.cases) + " of " + std::to_string(n) + " cases", "the counts so far") << "\n";
-        std::cout << r.cases << " cases run; failure at an operation " << r.at_operation << ", other programs writing " << r.with_others
-                  << ", with windows " << r.with_ui << ", with a field holding no value " << r.null_values << "\n";
-        std::cout << "killed mid-task and recovered in process from the journal " << r.crashed << ", of which the recovery undid steps "
-                  << r.recovered << ", the recovery itself killed and re-run " << r.recovery_crashed << "\n";
-        std::cout << "run to the end and undone " << r.normal_undo << ", of which an operation of the undo failed " << r.undo_faulted
-                  << "; a path that leaves the root " << r.leaving_root << "\n";
-        if (!r.shrunk) {
-            std::cout << "failure_leaves_nothing, undo_restores: no violation" << (interrupted() ? " in the cases run" : "") << "\n";
-        } else {
-            std::cout << r0::property_of(*r.shrunk) << " VIOLATED: " << printable(*r.shrunk->violation) << "\n"
-                      << "smallest case: " << printable(r0::describe_case(*r.shrunk)) << "\n"
-                      << dump_json(sim::r0_fixture_to_json(r.shrunk->fixture)) << "\nreproduce: " << reproduce << "\n";
-        }
+        print_r0_campaign_text(r, n, reproduce);
     }
     return exit_code_or(r.violations == 0 ? exit_ok : exit_violation);
 }
@@ -259,6 +267,79 @@ int cmd_r0_recover(const Argv& argv) {
 // `deskcheck r0 --adapter-cmd "deskcheck r0 serve"`: the protocol carries a tool that passes.
 // Every answer echoes its request's "id"; a request without one (a non-negative integer) is
 // answered {"error": ...} (without an id: there is none to echo).
+namespace {
+
+// One task the server ran on a root: its real files, its journal beside the root, the tool.
+struct Served {
+    std::unique_ptr<host::RealFiles> files;
+    std::unique_ptr<host::FileJournal> journal;
+    std::unique_ptr<UndoTool> tool;
+    std::string task;
+};
+
+Json served_answer(const TaskReport& t) {
+    Json executed = Json::array(), restored = Json::array(), failed = Json::array(), not_undoable = Json::array();
+    for (const auto& s : t.steps) {
+        if (s.journaled) executed.push_back(s.step);
+        if (s.undo == UndoState::Restored) restored.push_back(s.step);
+        if (s.undo == UndoState::Failed) failed.push_back(s.step);
+        if (s.undo == UndoState::NotUndoable) not_undoable.push_back(s.step);
+    }
+    return Json{{"task", t.task_id}, {"executed", executed}, {"rolled_back", restored}, {"undo_failed", failed},
+                {"not_undoable", not_undoable}, {"finished", t.ok}, {"refused", t.refused}};
+}
+
+// "apply": the steps run on the root by a fresh tool, failing after step `fail_at` when given.
+Json serve_apply(const Json& req, const std::string& root, std::map<std::string, Served>& by_root, std::size_t& tasks) {
+    const auto decoded = sim::r0_fixture_from_json(Json{{"format", sim::r0_fixture_format}, {"name", "served"}, {"summary", ""},
+                                                        {"files", Json::array()}, {"steps", req.value("steps", Json::array())}});
+    if (!decoded.fixture) return Json{{"error", "steps: " + decoded.error}};
+    Served& s = by_root[root];
+    s.files = std::make_unique<host::RealFiles>(root);
+    s.journal = std::make_unique<host::FileJournal>(root + ".journal.jsonl");
+    s.tool = std::make_unique<UndoTool>(UndoPorts{s.files.get(), nullptr, s.journal.get()});
+    s.task = "served-" + std::to_string(++tasks);
+    const auto fail_at = req.contains("fail_at") && req["fail_at"].is_number_unsigned()
+                             ? std::optional<std::uint32_t>(req["fail_at"].get<std::uint32_t>()) : std::nullopt;
+    const PostCheck check = [fail_at](std::uint32_t step) -> std::optional<std::string> {
+        if (fail_at && step == *fail_at) return "injected failure (R0 bench)";
+        return std::nullopt;
+    };
+    if (!s.files->ok() || !s.journal->ok()) return Json{{"error", !s.files->ok() ? s.files->error() : s.journal->error()}};
+    return served_answer(s.tool->run(Task{s.task, decoded.fixture->steps, req.value("allow_irreversible", false)}, check));
+}
+
+// One request line's answer, carrying the request's id.
+Json serve_line(const std::string& line, std::map<std::string, Served>& by_root, std::size_t& tasks) {
+    if (line.size() > serve_line_bytes_max) return Json{{"error", "a request longer than " + std::to_string(serve_line_bytes_max) + " bytes"}};
+    auto parsed = parse_json_strict<Json>(line);  // duplicate keys refused, with their JSON pointer
+    if (const auto* bad = std::get_if<JsonTextError>(&parsed)) return Json{{"error", "the request is not JSON: " + to_string(*bad)}};
+    const Json req = std::move(std::get<Json>(parsed));
+    const std::string op = req.is_object() && req.contains("op") && req["op"].is_string() ? req["op"].get<std::string>() : "";
+    const std::string root = req.is_object() && req.contains("root") && req["root"].is_string() ? req["root"].get<std::string>() : "";
+    const bool has_id = req.is_object() && req.contains("id") && req["id"].is_number_unsigned();
+    if (!has_id) return Json{{"error", "a request needs an \"id\" (a non-negative integer, echoed in the answer)"}};
+    Json ans;
+    if (op.empty() || root.empty()) {
+        ans = Json{{"error", "a request needs \"op\" and \"root\""}};
+    } else if (op == "apply") {
+        ans = serve_apply(req, root, by_root, tasks);
+    } else if (op == "undo") {
+        const auto it = by_root.find(root);
+        ans = it == by_root.end() ? Json{{"error", "no task applied on " + root}} : served_answer(it->second.tool->undo(it->second.task));
+    } else if (op == "journal") {
+        const auto lines = host::read_journal_lines(root + ".journal.jsonl");
+        ans = Json{{"lines", lines ? Json(*lines) : Json(nullptr)}};
+    } else {
+        ans = Json{{"error", "unknown op \"" + op + "\""}};
+    }
+    Json with_id{{"id", req["id"]}};
+    with_id.update(ans);
+    return with_id;
+}
+
+}  // namespace
+
 int cmd_r0_serve(const Argv& argv) {
     if (!argv.empty() && argv.front() == "--help") {
         std::cout << "usage: deskcheck r0 serve\n"
@@ -267,81 +348,10 @@ int cmd_r0_serve(const Argv& argv) {
         return exit_ok;
     }
     if (!argv.empty()) return usage_error("r0 serve", "unexpected argument '" + printable(argv.front()) + "' (r0 serve takes none)");
-    struct Served {
-        std::unique_ptr<host::RealFiles> files;
-        std::unique_ptr<host::FileJournal> journal;
-        std::unique_ptr<UndoTool> tool;
-        std::string task;
-    };
     std::map<std::string, Served> by_root;
     std::size_t tasks = 0;
-    auto answer = [](const TaskReport& t) {
-        Json executed = Json::array(), restored = Json::array(), failed = Json::array(), not_undoable = Json::array();
-        for (const auto& s : t.steps) {
-            if (s.journaled) executed.push_back(s.step);
-            if (s.undo == UndoState::Restored) restored.push_back(s.step);
-            if (s.undo == UndoState::Failed) failed.push_back(s.step);
-            if (s.undo == UndoState::NotUndoable) not_undoable.push_back(s.step);
-        }
-        return Json{{"task", t.task_id}, {"executed", executed}, {"rolled_back", restored}, {"undo_failed", failed},
-                    {"not_undoable", not_undoable}, {"finished", t.ok}, {"refused", t.refused}};
-    };
     std::string line;
-    while (std::getline(std::cin, line)) {
-        if (line.size() > serve_line_bytes_max) {
-            std::cout << Json{{"error", "a request longer than " + std::to_string(serve_line_bytes_max) + " bytes"}}.dump() << "\n" << std::flush;
-            continue;
-        }
-        auto parsed = parse_json_strict<Json>(line);  // duplicate keys refused, with their JSON pointer
-        if (const auto* bad = std::get_if<JsonTextError>(&parsed)) {
-            std::cout << Json{{"error", "the request is not JSON: " + to_string(*bad)}}.dump() << "\n" << std::flush;
-            continue;
-        }
-        const Json req = std::move(std::get<Json>(parsed));
-        Json ans;
-        const std::string op = req.is_object() && req.contains("op") && req["op"].is_string() ? req["op"].get<std::string>() : "";
-        const std::string root = req.is_object() && req.contains("root") && req["root"].is_string() ? req["root"].get<std::string>() : "";
-        const bool has_id = req.is_object() && req.contains("id") && req["id"].is_number_unsigned();
-        if (!has_id) {
-            ans = Json{{"error", "a request needs an \"id\" (a non-negative integer, echoed in the answer)"}};
-        } else if (op.empty() || root.empty()) {
-            ans = Json{{"error", "a request needs \"op\" and \"root\""}};
-        } else if (op == "apply") {
-            const auto decoded = sim::r0_fixture_from_json(Json{{"format", sim::r0_fixture_format}, {"name", "served"}, {"summary", ""},
-                                                                {"files", Json::array()}, {"steps", req.value("steps", Json::array())}});
-            if (!decoded.fixture) {
-                ans = Json{{"error", "steps: " + decoded.error}};
-            } else {
-                Served& s = by_root[root];
-                s.files = std::make_unique<host::RealFiles>(root);
-                s.journal = std::make_unique<host::FileJournal>(root + ".journal.jsonl");
-                s.tool = std::make_unique<UndoTool>(UndoPorts{s.files.get(), nullptr, s.journal.get()});
-                s.task = "served-" + std::to_string(++tasks);
-                const auto fail_at = req.contains("fail_at") && req["fail_at"].is_number_unsigned()
-                                         ? std::optional<std::uint32_t>(req["fail_at"].get<std::uint32_t>()) : std::nullopt;
-                const PostCheck check = [fail_at](std::uint32_t step) -> std::optional<std::string> {
-                    if (fail_at && step == *fail_at) return "injected failure (R0 bench)";
-                    return std::nullopt;
-                };
-                if (!s.files->ok() || !s.journal->ok()) ans = Json{{"error", !s.files->ok() ? s.files->error() : s.journal->error()}};
-                else ans = answer(s.tool->run(Task{s.task, decoded.fixture->steps, req.value("allow_irreversible", false)}, check));
-            }
-        } else if (op == "undo") {
-            const auto it = by_root.find(root);
-            ans = it == by_root.end() ? Json{{"error", "no task applied on " + root}} : answer(it->second.tool->undo(it->second.task));
-        } else if (op == "journal") {
-            const auto lines = host::read_journal_lines(root + ".journal.jsonl");
-            ans = Json{{"lines", lines ? Json(*lines) : Json(nullptr)}};
-        } else {
-            ans = Json{{"error", "unknown op \"" + op + "\""}};
-        }
-        if (has_id) {
-            Json with_id{{"id", req["id"]}};
-            with_id.update(ans);
-            ans = std::move(with_id);
-        }
-        std::cout << ans.dump() << "\n" << std::flush;
-    }
+    while (std::getline(std::cin, line)) std::cout << serve_line(line, by_root, tasks).dump() << "\n" << std::flush;
     return exit_ok;
 }
 
@@ -469,6 +479,34 @@ int print_links(const r0::LinksResult& l, bool json) {
 
 }  // namespace
 
+constexpr const char* r0_help =
+    "usage: deskcheck r0 [--json] [--adapter deskcheck|naive] [--fixtures DIR] [--generated N] [--seed S] [--policy P]\n"
+    "       deskcheck r0 --real [--json] [--fixtures DIR] [--generated N] [--seed S]\n"
+    "       deskcheck r0 --adapter-cmd CMD [--adapter-timeout-ms MS] [--json] [--fixtures DIR] [--generated N] [--seed S]\n"
+    "       deskcheck r0 --crash [--json] [--fixtures DIR] [--generated N] [--seed S]\n"
+    "       deskcheck r0 --links [--json] [--fixtures DIR] [--generated N] [--seed S]\n"
+    "       deskcheck r0 --power-cut [--without OP.PRIMITIVE] [--json] [--fixtures DIR] [--generated N] [--seed S]\n"
+    "       deskcheck r0 recover DIR\n"
+    "       deskcheck r0 serve\n"
+    "       deskcheck r0 campaign [--cases N] [--seed S] [--policy P] [--json]\n"
+    "  --real: the file fixtures on fresh temporary folders; --adapter-cmd: another tool through\n"
+    "  line-delimited JSON on its stdin/stdout (schema/r0-adapter-2.schema.json: every answer echoes\n"
+    "  its request's id; implies --real), in a process group of its own killed at the end, each\n"
+    "  request written and answered within MS (default 5000, 1..600000);\n"
+    "  --crash: SIGKILL at every journal write and effect, recovery in a fresh process.\n"
+    "  --links: every folder on the paths swapped for a link to a tree outside the root, at every\n"
+    "  point; exit 0 only when nothing outside changed and every refusal was reported.\n"
+    "  --power-cut: power lost before every primitive (write, fsync, rename, ...) on a simulated\n"
+    "  disk, every volatile change lost, kept or torn; recovery from what survives. --without\n"
+    "  (implies --power-cut) leaves one primitive out of the protocol, e.g. journal_append.fsync_file.\n"
+    "  R0: after a failure injected at every step, every operation (no space, permission denied, a\n"
+    "  partial write, a UI failure) and into the undo itself, what is left behind. Fixtures: the files\n"
+    "  of DIR (default corpus/r0) and N generated ones (default 8, seed 1). Figures: R0-residue,\n"
+    "  R0-rollback, R0-traceability, normal path + undo. An option the mode does not use is an error.\n"
+    "  Ctrl-C (SIGINT) or SIGTERM: the rows so far, marked interrupted, temporary folders removed.\n"
+    "  Exit 0 all 100%, 1 any below, 2 bad usage or an adapter that broke the protocol,\n"
+    "  130 / 143 interrupted.\n";
+
 int cmd_r0(const Argv& argv) {
     if (!argv.empty() && argv.front() == "campaign") return cmd_r0_campaign(Argv(argv.begin() + 1, argv.end()));
     if (!argv.empty() && argv.front() == "recover") return cmd_r0_recover(Argv(argv.begin() + 1, argv.end()));
@@ -477,32 +515,7 @@ int cmd_r0(const Argv& argv) {
     Args args("r0", argv, {"--json", "--help", "--real", "--crash", "--links", "--power-cut"},
               {"--adapter", "--fixtures", "--generated", "--seed", "--policy", "--adapter-cmd", "--adapter-timeout-ms", "--without"});
     if (args.flag("--help")) {
-        std::cout << "usage: deskcheck r0 [--json] [--adapter deskcheck|naive] [--fixtures DIR] [--generated N] [--seed S] [--policy P]\n"
-                     "       deskcheck r0 --real [--json] [--fixtures DIR] [--generated N] [--seed S]\n"
-                     "       deskcheck r0 --adapter-cmd CMD [--adapter-timeout-ms MS] [--json] [--fixtures DIR] [--generated N] [--seed S]\n"
-                     "       deskcheck r0 --crash [--json] [--fixtures DIR] [--generated N] [--seed S]\n"
-                     "       deskcheck r0 --links [--json] [--fixtures DIR] [--generated N] [--seed S]\n"
-                     "       deskcheck r0 --power-cut [--without OP.PRIMITIVE] [--json] [--fixtures DIR] [--generated N] [--seed S]\n"
-                     "       deskcheck r0 recover DIR\n"
-                     "       deskcheck r0 serve\n"
-                     "       deskcheck r0 campaign [--cases N] [--seed S] [--policy P] [--json]\n"
-                     "  --real: the file fixtures on fresh temporary folders; --adapter-cmd: another tool through\n"
-                     "  line-delimited JSON on its stdin/stdout (schema/r0-adapter-2.schema.json: every answer echoes\n"
-                     "  its request's id; implies --real), in a process group of its own killed at the end, each\n"
-                     "  request written and answered within MS (default 5000, 1..600000);\n"
-                     "  --crash: SIGKILL at every journal write and effect, recovery in a fresh process.\n"
-                     "  --links: every folder on the paths swapped for a link to a tree outside the root, at every\n"
-                     "  point; exit 0 only when nothing outside changed and every refusal was reported.\n"
-                     "  --power-cut: power lost before every primitive (write, fsync, rename, ...) on a simulated\n"
-                     "  disk, every volatile change lost, kept or torn; recovery from what survives. --without\n"
-                     "  (implies --power-cut) leaves one primitive out of the protocol, e.g. journal_append.fsync_file.\n"
-                     "  R0: after a failure injected at every step, every operation (no space, permission denied, a\n"
-                     "  partial write, a UI failure) and into the undo itself, what is left behind. Fixtures: the files\n"
-                     "  of DIR (default corpus/r0) and N generated ones (default 8, seed 1). Figures: R0-residue,\n"
-                     "  R0-rollback, R0-traceability, normal path + undo. An option the mode does not use is an error.\n"
-                     "  Ctrl-C (SIGINT) or SIGTERM: the rows so far, marked interrupted, temporary folders removed.\n"
-                     "  Exit 0 all 100%, 1 any below, 2 bad usage or an adapter that broke the protocol,\n"
-                     "  130 / 143 interrupted.\n";
+        std::cout << r0_help;
         return exit_ok;
     }
     const R0Mode mode = choose_mode(args);

@@ -263,6 +263,15 @@ void compare_recorded_outcome(const sim::CounterexampleHeader& header, const Rep
       << "\n";
 }
 
+// A counterexample's header, as replay prints it above the timeline.
+void print_header(const sim::CounterexampleHeader& header, bool mutation_replayed, std::ostringstream& t) {
+    t << "counterexample: " << header.property << " (" << header.rules << " rules, seed " << header.seed << ")\n  " << header.summary << "\n";
+    if (header.mutation) {
+        t << "  mutation that puts the bug back: " << to_string(*header.mutation)
+          << (mutation_replayed ? " (replayed second, below)" : " (not replayed: --mutation was given)") << "\n";
+    }
+}
+
 // A replayed run's steps, properties and trace, as --json prints them.
 void add_run_json(nlohmann::ordered_json& j, const ReplayRun& run) {
     j["steps"] = nlohmann::ordered_json::array();
@@ -295,14 +304,7 @@ Replayed replay_file(const std::string& file, props::RunOptions base, const std:
     if (header && header->mutation && run_header_mutation) header_mutation = *header->mutation;
     std::ostringstream t;
     t << "== " << file << "\n";
-    if (header) {
-        t << "counterexample: " << header->property << " (" << header->rules << " rules, seed " << header->seed
-          << ")\n  " << header->summary << "\n";
-        if (header->mutation) {
-            t << "  mutation that puts the bug back: " << to_string(*header->mutation)
-              << (header_mutation ? " (replayed second, below)" : " (not replayed: --mutation was given)") << "\n";
-        }
-    }
+    if (header) print_header(*header, header_mutation.has_value(), t);
     const auto size = props::size_of(doc.scenario);
     t << "scenario: " << props::to_string(size) << "; rules " << base.rules->name << "; "
       << (doc.scenario.batch ? "one batch" : "single actions") << "; mutation " << to_string(base.mutation) << "\n";

@@ -163,6 +163,15 @@ void print_counterexamples(const props::CampaignResult& r, const std::vector<std
     }
 }
 
+// The campaign's settings, on stderr before it starts.
+void announce_run(const props::CampaignOptions& o) {
+    std::cerr << "deskcheck run: seed=" << o.seed << " cases=" << o.cases
+              << (o.first_case != 0 ? " first_case=" + std::to_string(o.first_case) : std::string()) << " rules=" << o.rules
+              << " mutation=" << to_string(o.mutation) << " agent_retries=on"
+              << " build{windows<=" << o.build.windows_max << " controls<=" << o.build.controls_max << " steps<=" << o.build.steps_max
+              << " swarm_faults user hostile_events}" << std::endl;
+}
+
 // --digests FILE: one line per case, `INDEX CASE_SEED DIGEST JUDGED`. The error, or "".
 std::string write_digests(const std::string& file, const props::CampaignResult& r) {
     std::string lines;
@@ -245,13 +254,9 @@ int cmd_run(const Argv& argv) {
     const bool json = args.flag("--json");
     install_interrupt_handlers();
     o.stop = [] { return interrupted(); };
-    std::cerr << "deskcheck run: seed=" << o.seed << " cases=" << o.cases
-              << (o.first_case != 0 ? " first_case=" + std::to_string(o.first_case) : std::string()) << " rules=" << o.rules
-              << " mutation=" << to_string(o.mutation) << " agent_retries=on"
-              << " build{windows<=" << o.build.windows_max << " controls<=" << o.build.controls_max
-              << " steps<=" << o.build.steps_max << " swarm_faults user hostile_events}" << std::endl;
+    announce_run(o);
     std::uint32_t next_report = 0;
-    o.progress = [&](std::uint32_t done, std::uint32_t total) {
+    o.progress = [&next_report](std::uint32_t done, std::uint32_t total) {
         if (done * 10 >= next_report * total || done == total) {
             std::cerr << "  progress: " << done << "/" << total << " cases" << std::endl;
             next_report = done * 10 / std::max<std::uint32_t>(1, total) + 1;
@@ -485,13 +490,12 @@ int cmd_shrink(const Argv& argv) {
     if (ro.rules == nullptr) ro.rules = &props::rules_for(doc.scenario);
     const auto fails = props::still_violates(*property, ro);
     if (!fails(doc.scenario)) {
-        std::string hint;
-        if (doc.counterexample && doc.counterexample->mutation && ro.mutation == Mutation::None) {
-            hint = " (its header names the mutation " + std::string(to_string(*doc.counterexample->mutation)) +
-                   ", which --mutation none leaves out)";
-        }
+        const bool header_mutation_left_out = doc.counterexample && doc.counterexample->mutation && ro.mutation == Mutation::None;
         std::cerr << "deskcheck shrink: " << printable(file) << ": property " << *property << " holds; nothing to shrink"
-                  << hint << "\n";
+                  << (header_mutation_left_out ? " (its header names the mutation " + std::string(to_string(*doc.counterexample->mutation)) +
+                                                     ", which --mutation none leaves out)"
+                                               : std::string())
+                  << "\n";
         return exit_usage;
     }
     install_interrupt_handlers();
