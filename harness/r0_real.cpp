@@ -573,6 +573,93 @@ std::vector<sim::R0Fixture> disk_fault_fixtures() {
     return out;
 }
 
+namespace {
+
+// The bench's rows, one fixture at a time: the reference (in process) decides whether anything was
+// at stake; the tool judged is the reference itself or the external one.
+class RealBench {
+public:
+    RealBench(RealBenchResult& out, RealTool* external, const host::StopRequested& stop) : out_(out), external_(external), stop_(stop) {}
+
+    // Every row of fixture `f`; false when the bench stops (an error, or `stop`: the rows so far, interrupted).
+    bool fixture_rows(const sim::R0Fixture& f) {
+        if (f.name.rfind("disk-", 0) == 0) return row(f, RowKind::Operation, std::nullopt, std::nullopt, "the disk refuses step 2");
+        for (std::uint32_t k = 1; k <= f.steps.size(); ++k) {
+            if (!row(f, RowKind::Step, k, std::nullopt, "step " + std::to_string(k))) return false;
+        }
+        if (in_process() && !no_space_rows(f)) return false;
+        return row(f, RowKind::Normal, std::nullopt, std::nullopt, "normal + undo");
+    }
+
+private:
+    bool in_process() const { return external_ == nullptr; }
+
+    // No space at every mutation (the fault shim: ENOSPC, a write after half its bytes), and the
+    // journal's own disk full at each intent line: the step must not act (write-ahead).
+    bool no_space_rows(const sim::R0Fixture& f) {
+        RealRun dry;
+        auto t = make_in_process_tool(nullptr, true);
+        if (std::string e = real_run(*t, f, std::nullopt, false, dry); !e.empty()) {
+            out_.error = e;
+            return false;
+        }
+        for (std::uint64_t m = 1; m <= dry.ops.size(); ++m) {
+            if (!row(f, RowKind::Operation, std::nullopt, m, "op " + std::to_string(m) + " ENOSPC")) return false;
+        }
+        const std::vector<std::string> lines = dry.journal.value_or(std::vector<std::string>{});
+        for (std::uint64_t n = 1; n <= lines.size(); ++n) {
+            if (lines[n - 1].find("\"status\":\"intent\"") == std::string::npos) continue;
+            if (!row(f, RowKind::Operation, std::nullopt, std::nullopt, "journal line " + std::to_string(n) + " ENOSPC", n)) return false;
+        }
+        return true;
+    }
+
+    bool row(const sim::R0Fixture& f, RowKind kind, std::optional<std::uint32_t> fail_at, std::optional<std::uint64_t> shim_at, const std::string& point,
+             std::optional<std::uint64_t> journal_shim_at = std::nullopt) {
+        if (host::stop_now(stop_)) {
+            out_.interrupted = true;
+            return false;
+        }
+        host::FaultShim shim{shim_at.value_or(0), 0};
+        host::FaultShim journal_shim{journal_shim_at.value_or(0), 0};
+        RealRun ref;
+        auto reference = make_in_process_tool(shim_at ? &shim : nullptr, in_process(), journal_shim_at ? &journal_shim : nullptr);
+        if (std::string e = real_run(*reference, f, fail_at, kind == RowKind::Normal, ref); !e.empty()) {
+            out_.error = f.name + ", " + point + ": " + e;
+            return false;
+        }
+        RealRun r = ref;
+        if (!in_process()) {
+            r = RealRun{};
+            if (std::string e = real_run(*external_, f, fail_at, kind == RowKind::Normal, r); !e.empty()) {
+                if (host::stop_now(stop_)) out_.interrupted = true;  // the wait for the adapter was interrupted
+                else out_.error = e + " (fixture " + f.name + ", " + point + ")";
+                return false;
+            }
+        }
+        R0Row judged = judge_real(f, kind, point, r, fail_at);
+        if (kind == RowKind::Operation && !r.report.undo_failed_steps.empty()) {  // the fault hit the rollback
+            judged.kind = RowKind::UndoFault;
+            judged.point += " (in the undo)";
+            judged.pass = judged.judgement.honest && judged.judgement.traceability;
+            judged.note = judged.pass ? "undo failed, reported as failed" : "an undo failed and was not reported";
+        }
+        const R0Run ref_run = as_r0_run(f, ref, fail_at, kind == RowKind::Normal);
+        if (kind != RowKind::Normal && !at_stake(ref_run) && !ref.report.refused) {
+            judged.applicable = false;
+            judged.note = "n/a: nothing changed before the failure (but folders another program needs)";
+        }
+        out_.rows.push_back(std::move(judged));
+        return true;
+    }
+
+    RealBenchResult& out_;
+    RealTool* external_;
+    const host::StopRequested& stop_;
+};
+
+}  // namespace
+
 RealBenchResult run_real_bench(const std::string& tool_command, const std::vector<sim::R0Fixture>& fixtures, int timeout_ms,
                                const host::StopRequested& stop) {
     RealBenchResult out;
@@ -589,80 +676,17 @@ RealBenchResult run_real_bench(const std::string& tool_command, const std::vecto
     }
     for (auto& f : disk_fault_fixtures()) all.push_back(std::move(f));
     out.fixtures_planned = all.size();
-    // Every row; false when the bench stops (an error, or `stop`: the rows so far, interrupted).
-    auto all_rows = [&]() -> bool {
-        for (sim::R0Fixture f : all) {
-            if (!in_process) f.others.clear();  // another process cannot interleave other programs' writes
-            ++out.fixtures_run;
-            // One row: the reference (in process) decides whether anything was at stake.
-            auto row = [&](RowKind kind, std::optional<std::uint32_t> fail_at, std::optional<std::uint64_t> shim_at, std::string point,
-                           std::optional<std::uint64_t> journal_shim_at = std::nullopt) -> bool {
-                if (host::stop_now(stop)) {
-                    out.interrupted = true;
-                    return false;
-                }
-                host::FaultShim shim{shim_at.value_or(0), 0};
-                host::FaultShim journal_shim{journal_shim_at.value_or(0), 0};
-                RealRun ref;
-                auto reference = make_in_process_tool(shim_at ? &shim : nullptr, in_process, journal_shim_at ? &journal_shim : nullptr);
-                if (std::string e = real_run(*reference, f, fail_at, kind == RowKind::Normal, ref); !e.empty()) {
-                    out.error = f.name + ", " + point + ": " + e;
-                    return false;
-                }
-                RealRun r = ref;
-                if (!in_process) {
-                    r = RealRun{};
-                    if (std::string e = real_run(*external, f, fail_at, kind == RowKind::Normal, r); !e.empty()) {
-                        if (host::stop_now(stop)) out.interrupted = true;  // the wait for the adapter was interrupted
-                        else out.error = e + " (fixture " + f.name + ", " + point + ")";
-                        return false;
-                    }
-                }
-                R0Row judged = judge_real(f, kind, point, r, fail_at);
-                if (kind == RowKind::Operation && !r.report.undo_failed_steps.empty()) {  // the fault hit the rollback
-                    judged.kind = RowKind::UndoFault;
-                    judged.point += " (in the undo)";
-                    judged.pass = judged.judgement.honest && judged.judgement.traceability;
-                    judged.note = judged.pass ? "undo failed, reported as failed" : "an undo failed and was not reported";
-                }
-                const R0Run ref_run = as_r0_run(f, ref, fail_at, kind == RowKind::Normal);
-                if (kind != RowKind::Normal && !at_stake(ref_run) && !ref.report.refused) {
-                    judged.applicable = false;
-                    judged.note = "n/a: nothing changed before the failure (but folders another program needs)";
-                }
-                out.rows.push_back(std::move(judged));
-                return true;
-            };
-            const bool disk = f.name.rfind("disk-", 0) == 0;
-            if (disk) {
-                if (!row(RowKind::Operation, std::nullopt, std::nullopt, "the disk refuses step 2")) return false;
-                continue;
-            }
-            for (std::uint32_t k = 1; k <= f.steps.size(); ++k) {
-                if (!row(RowKind::Step, k, std::nullopt, "step " + std::to_string(k))) return false;
-            }
-            if (in_process) {  // no space at every mutation (the fault shim: ENOSPC, a write after half its bytes)
-                RealRun dry;
-                auto t = make_in_process_tool(nullptr, true);
-                if (std::string e = real_run(*t, f, std::nullopt, false, dry); !e.empty()) {
-                    out.error = e;
-                    return false;
-                }
-                for (std::uint64_t m = 1; m <= dry.ops.size(); ++m) {
-                    if (!row(RowKind::Operation, std::nullopt, m, "op " + std::to_string(m) + " ENOSPC")) return false;
-                }
-                // The journal's own disk full at each intent line: the step must not act (write-ahead).
-                const std::vector<std::string> lines = dry.journal.value_or(std::vector<std::string>{});
-                for (std::uint64_t n = 1; n <= lines.size(); ++n) {
-                    if (lines[n - 1].find("\"status\":\"intent\"") == std::string::npos) continue;
-                    if (!row(RowKind::Operation, std::nullopt, std::nullopt, "journal line " + std::to_string(n) + " ENOSPC", n)) return false;
-                }
-            }
-            if (!row(RowKind::Normal, std::nullopt, std::nullopt, "normal + undo")) return false;
+    RealBench bench(out, external.get(), stop);
+    bool completed = true;
+    for (sim::R0Fixture f : all) {
+        if (!in_process) f.others.clear();  // another process cannot interleave other programs' writes
+        ++out.fixtures_run;
+        if (!bench.fixture_rows(f)) {
+            completed = false;
+            break;
         }
-        return true;
-    };
-    if (all_rows() && external) out.error = external->finish();
+    }
+    if (completed && external) out.error = external->finish();
     out.figures = tally_rows(out.rows);
     return out;
 }
