@@ -614,6 +614,37 @@ std::vector<std::string> unexplained(const std::vector<std::string>& survivors, 
     return out;
 }
 
+namespace {
+
+// Stale: an explanation of a mutation this run judged (its set, its row when --row) that no longer
+// survives.
+std::vector<std::string> stale_explanations(const std::vector<SetReport>& reports, const ExplainedSurvivors& baseline) {
+    std::vector<std::string> stale;
+    for (const auto& r : reports) {
+        for (const auto& m : r.mutants) {
+            if (!m.selected || m.same_as || m.outcome == MutantOutcome::Survived || m.outcome == MutantOutcome::NotRun) continue;
+            if (baseline.reasons.count(m.id) != 0) stale.push_back(m.id);
+        }
+    }
+    return stale;
+}
+
+void print_explanations(const std::vector<std::string>& survivors, const std::vector<std::string>& explained,
+                        const std::vector<std::string>& not_explained, const std::vector<std::string>& stale, const std::string& file) {
+    if (!survivors.empty()) {
+        std::cout << "\n" << explained.size() << " of " << survivors.size() << " surviving mutations are explained in " << file
+                  << " (deliberate freedoms of the rules)";
+        std::cout << (not_explained.empty() ? "; every survivor is explained\n" : "; not explained:\n");
+        for (const auto& id : not_explained) std::cout << "  " << id << "\n";
+    }
+    if (!stale.empty()) {
+        std::cout << "\nstale explanations (these mutations no longer survive: remove them from " << file << "):\n";
+        for (const auto& id : stale) std::cout << "  " << id << "\n";
+    }
+}
+
+}  // namespace
+
 int cmd_mutate_rules(const Argv& argv) {
     Args args("mutate-rules", argv, {"--json", "--help", "--no-shrink"},
               {"--rules", "--cases", "--seed", "--row", "--out", "--jobs", "--explained"});
@@ -651,15 +682,7 @@ int cmd_mutate_rules(const Argv& argv) {
     for (const auto& id : survivors) {
         if (baseline.reasons.count(id) != 0) explained.push_back(id);
     }
-    // Stale: an explanation of a mutation this run judged (its set, its row when --row) that no
-    // longer survives.
-    std::vector<std::string> stale;
-    for (const auto& r : reports) {
-        for (const auto& m : r.mutants) {
-            if (!m.selected || m.same_as || m.outcome == MutantOutcome::Survived || m.outcome == MutantOutcome::NotRun) continue;
-            if (baseline.reasons.count(m.id) != 0) stale.push_back(m.id);
-        }
-    }
+    const std::vector<std::string> stale = stale_explanations(reports, baseline);
     const int verdict = !all_written ? exit_infrastructure : not_explained.empty() ? exit_ok : exit_violation;
     if (json) {
         nlohmann::ordered_json j{{"seed", s.seed}, {"cases", s.cases}, {"all_killed", all_killed},
@@ -681,16 +704,7 @@ int cmd_mutate_rules(const Argv& argv) {
         std::cout << "\n";
         for (const auto& r : reports) print_score(r, std::cout);
     }
-    if (!survivors.empty()) {
-        std::cout << "\n" << explained.size() << " of " << survivors.size() << " surviving mutations are explained in "
-                  << explained_file.string() << " (deliberate freedoms of the rules)";
-        std::cout << (not_explained.empty() ? "; every survivor is explained\n" : "; not explained:\n");
-        for (const auto& id : not_explained) std::cout << "  " << id << "\n";
-    }
-    if (!stale.empty()) {
-        std::cout << "\nstale explanations (these mutations no longer survive: remove them from " << explained_file.string() << "):\n";
-        for (const auto& id : stale) std::cout << "  " << id << "\n";
-    }
+    print_explanations(survivors, explained, not_explained, stale, explained_file.string());
     return verdict;
 }
 

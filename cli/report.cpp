@@ -272,6 +272,20 @@ void print_header(const sim::CounterexampleHeader& header, bool mutation_replaye
     }
 }
 
+// The second replay, with the header's mutation: the recorded bug put back, which must violate the
+// header's property again.
+ReplayRun replay_with_mutation(const sim::Scenario& scenario, props::RunOptions with_bug, Mutation mutation, const std::string& property,
+                               std::ostringstream& t) {
+    with_bug.mutation = mutation;
+    t << "scenario: " << props::to_string(props::size_of(scenario)) << "; rules " << with_bug.rules->name << "; "
+      << (scenario.batch ? "one batch" : "single actions") << "; mutation " << to_string(mutation) << " (from the header)\n";
+    ReplayRun mutated = replay_run(scenario, with_bug, property);
+    t << mutated.text;
+    t << "with mutation " << to_string(mutation) << ": " << property << " " << (mutated.property_status.empty() ? std::string("?") : mutated.property_status)
+      << (mutated.property_violated ? " (the bug reproduces)" : " (NOT reproduced: expected violated)") << "\n";
+    return mutated;
+}
+
 // A replayed run's steps, properties and trace, as --json prints them.
 void add_run_json(nlohmann::ordered_json& j, const ReplayRun& run) {
     j["steps"] = nlohmann::ordered_json::array();
@@ -316,18 +330,9 @@ Replayed replay_file(const std::string& file, props::RunOptions base, const std:
     std::string mutation_name;
     if (header_mutation) {
         mutation_name = std::string(to_string(*header_mutation));
-        props::RunOptions with_bug = base;
-        with_bug.mutation = *header_mutation;
-        t << "\n== " << file << " with the header's mutation " << to_string(*header_mutation) << "\n"
-          << "scenario: " << props::to_string(size) << "; rules " << base.rules->name << "; "
-          << (doc.scenario.batch ? "one batch" : "single actions") << "; mutation " << to_string(*header_mutation)
-          << " (from the header)\n";
-        mutated = replay_run(doc.scenario, with_bug, property);
-        t << mutated->text;
+        t << "\n== " << file << " with the header's mutation " << mutation_name << "\n";
+        mutated = replay_with_mutation(doc.scenario, base, *header_mutation, property, t);
         out.matches_header = out.matches_header && mutated->property_violated;
-        t << "with mutation " << to_string(*header_mutation) << ": " << property << " "
-          << (mutated->property_status.empty() ? std::string("?") : mutated->property_status)
-          << (mutated->property_violated ? " (the bug reproduces)" : " (NOT reproduced: expected violated)") << "\n";
     }
     t << "\n";
     out.text = printable_lines(t.str());

@@ -200,6 +200,15 @@ bool write_pages(const std::vector<std::string>& files, std::vector<std::string>
     return all;
 }
 
+void print_run_json(const props::CampaignOptions& o, const props::CampaignResult& r, double seconds, const std::vector<std::string>& files,
+                    const std::vector<std::string>& page_files, const std::vector<std::string>& write_errors, int signal) {
+    auto j = campaign_json(r, files, seconds, page_files);
+    j["cases_planned"] = o.cases;
+    j["interrupted"] = signal != 0 ? nlohmann::ordered_json(signal_name(signal)) : nlohmann::ordered_json(nullptr);
+    j["write_errors"] = write_errors;
+    std::cout << dump_json(j) << "\n";
+}
+
 void print_run_text(const props::CampaignOptions& o, const props::CampaignResult& r, double seconds, const std::vector<std::string>& files,
                     const std::vector<std::string>& page_files, bool failed, int signal) {
     std::cout << "deskcheck run: seed=" << o.seed << " cases=" << r.cases << " rules=" << o.rules << " (" << std::fixed << std::setprecision(0)
@@ -273,15 +282,8 @@ int cmd_run(const Argv& argv) {
     bool failed = !r.counterexamples.empty();
     for (const auto& p : r.properties) failed = failed || p.gave_up();
     const int signal = interrupted_by();
-    if (json) {
-        auto j = campaign_json(r, files, seconds, page_files);
-        j["cases_planned"] = o.cases;
-        j["interrupted"] = signal != 0 ? nlohmann::ordered_json(signal_name(signal)) : nlohmann::ordered_json(nullptr);
-        j["write_errors"] = write_errors;
-        std::cout << dump_json(j) << "\n";
-    } else {
-        print_run_text(o, r, seconds, files, page_files, failed, signal);
-    }
+    if (json) print_run_json(o, r, seconds, files, page_files, write_errors, signal);
+    else print_run_text(o, r, seconds, files, page_files, failed, signal);
     for (const auto& e : write_errors) std::cerr << "deskcheck run: cannot write a counterexample: " << e << "\n";
     if (signal != 0) return exit_code_for(signal);
     if (!write_errors.empty() || page_failed || !digests_error.empty()) return exit_infrastructure;
@@ -479,9 +481,7 @@ int cmd_shrink(const Argv& argv) {
     // that the options leave unsaid.
     if (!property && doc.counterexample) property = doc.counterexample->property;
     if (!property) return usage_error("shrink", "needs --property P (the file has no counterexample header to take it from)");
-    if (ro.mutation == Mutation::None && !args.option("--mutation") && doc.counterexample && doc.counterexample->mutation) {
-        ro.mutation = *doc.counterexample->mutation;
-    }
+    if (!args.option("--mutation") && doc.counterexample) ro.mutation = doc.counterexample->mutation.value_or(ro.mutation);
     if (const auto e = check_output_file(out)) {
         std::cerr << "deskcheck shrink: --out " << e->message << "\n";
         return exit_infrastructure;
