@@ -53,6 +53,31 @@ std::vector<std::size_t> delivered_attempts(const Step& s) {
     return out;
 }
 
+// V-8: the agent sent the step with a ref to its element (an opaque tree gives none).
+bool ref_given(const Step& s) { return s.report.index < s.run.requests.size() && s.run.requests[s.report.index].ref.has_value(); }
+
+// A read that returned something, without a fault.
+bool clean(const sim::Read* r) { return r != nullptr && r->returned && r->fault == sim::ReadFault::None; }
+
+// The deciding reads of one field of the step's element: the last one before the first delivery and
+// the last one after the last delivery (a failed poll in between decides nothing).
+struct DecidingReads {
+    const sim::Read* before = nullptr;
+    const sim::Read* after = nullptr;
+};
+
+DecidingReads deciding_reads(const Step& s, sim::ReadField field, const std::vector<std::size_t>& delivered) {
+    DecidingReads out;
+    const auto& reads = s.run.truth().reads;
+    for (std::size_t i = s.timing.reads_begin; i < s.timing.reads_end && i < reads.size(); ++i) {
+        const auto& r = reads[i];
+        if (r.window != s.step().window || r.element != *s.step().control || r.field != field) continue;
+        if (r.attempts_before <= delivered.front()) out.before = &r;
+        if (r.attempts_before > delivered.back()) out.after = &r;
+    }
+    return out;
+}
+
 bool own_effect(const Step& s, const sim::Effect& e, const std::vector<std::size_t>& delivered) {
     if (e.step != s.index() || e.by != sim::Actor::Tool || !e.delivered_at_ms) return false;
     const auto& attempts = s.run.truth().attempts;
@@ -63,9 +88,7 @@ bool own_effect(const Step& s, const sim::Effect& e, const std::vector<std::size
 std::optional<std::string> why_indecisive(const Step& s, sim::EffectKind promised) {
     const auto& st = s.step();
     const ElementId element = *st.control;
-    if (s.report.index >= s.run.requests.size() || !s.run.requests[s.report.index].ref) {
-        return "V-8: the agent had no ref to the element (an opaque tree)";
-    }
+    if (!ref_given(s)) return "V-8: the agent had no ref to the element (an opaque tree)";
     if (st.kind == sim::StepKind::Type) {
         if (has_control_keys(st.text)) return "V-6: the text has a navigation or submit key";
         if (!s.timing.before.value || s.timing.before_holds_step_text) return "V-1: the text was there before";
@@ -78,16 +101,7 @@ std::optional<std::string> why_indecisive(const Step& s, sim::EffectKind promise
     const TimeMs settled_at = last.at_ms + declared_bound_ms(s.scenario, st.window);
     TimeMs last_read = s.timing.began_ms;
     for (const sim::ReadField field : deciding_fields(promised)) {
-        // The deciding reads: the last one before the delivery and the last one after it (a failed
-        // poll in between decides nothing).
-        const sim::Read* before = nullptr;
-        const sim::Read* after = nullptr;
-        for (std::size_t i = s.timing.reads_begin; i < s.timing.reads_end && i < truth.reads.size(); ++i) {
-            const auto& r = truth.reads[i];
-            if (r.window != st.window || r.element != element || r.field != field) continue;
-            if (r.attempts_before <= delivered.front()) before = &r;
-            if (r.attempts_before > delivered.back()) after = &r;
-        }
+        const auto [before, after] = deciding_reads(s, field, delivered);
         // Ctrl+A is judged on the state after alone (V-3); the others compare.
         const bool needs_before = promised != sim::EffectKind::SelectionChanged;
         const std::string name(sim::to_string(field));
@@ -150,7 +164,7 @@ std::optional<std::string> hotkey_withheld(const Step& s) {
     const sim::Control* control = control_in(s.scenario, st.window, *st.control);
     if (control == nullptr || control->kind != sim::ControlKind::Edit) return std::nullopt;
     if (promised_effect(s.scenario, st) == sim::EffectKind::SelectionChanged) return std::nullopt;  // Ctrl+A: V-3, judged below
-    if (s.report.index >= s.run.requests.size() || !s.run.requests[s.report.index].ref) return std::nullopt;  // V-8
+    if (!ref_given(s)) return std::nullopt;  // V-8
     const auto delivered = delivered_attempts(s);
     if (delivered.empty()) return std::nullopt;
     const auto& truth = s.run.truth();
@@ -209,7 +223,7 @@ std::optional<std::string> click_confirmed_withheld(const Step& s, sim::EffectKi
                                  : promised == sim::EffectKind::Selected ? sim::ReadField::Selected
                                                                          : sim::ReadField::Value;
     if (field == sim::ReadField::Value) return std::nullopt;
-    if (s.report.index >= s.run.requests.size() || !s.run.requests[s.report.index].ref) return std::nullopt;  // V-8
+    if (!ref_given(s)) return std::nullopt;  // V-8
     const auto delivered = delivered_attempts(s);
     if (delivered.empty()) return std::nullopt;
     const auto& truth = s.run.truth();
@@ -247,23 +261,15 @@ std::optional<std::string> click_confirmed_withheld(const Step& s, sim::EffectKi
 std::optional<std::string> select_all_confirmed_withheld(const Step& s, sim::EffectKind promised) {
     const auto& st = s.step();
     if (promised != sim::EffectKind::SelectionChanged || st.kind != sim::StepKind::Hotkey || !st.control) return std::nullopt;
-    if (s.report.index >= s.run.requests.size() || !s.run.requests[s.report.index].ref) return std::nullopt;  // V-8
+    if (!ref_given(s)) return std::nullopt;  // V-8
     const auto& t = s.timing;
     if (!covers(t.after)) return std::nullopt;
     const auto delivered = delivered_attempts(s);
     if (delivered.empty()) return std::nullopt;
     const auto& truth = s.run.truth();
-    const sim::Read* value = nullptr;
-    const sim::Read* selection = nullptr;
-    for (std::size_t i = t.reads_begin; i < t.reads_end && i < truth.reads.size(); ++i) {
-        const auto& r = truth.reads[i];
-        if (r.window != st.window || r.element != *st.control || r.attempts_before <= delivered.back()) continue;
-        if (r.field == sim::ReadField::Value) value = &r;
-        if (r.field == sim::ReadField::Selection) selection = &r;
-    }
-    for (const sim::Read* r : {value, selection}) {
-        if (r == nullptr || !r->returned || r->fault != sim::ReadFault::None) return std::nullopt;
-    }
+    const sim::Read* value = deciding_reads(s, sim::ReadField::Value, delivered).after;
+    const sim::Read* selection = deciding_reads(s, sim::ReadField::Selection, delivered).after;
+    if (!clean(value) || !clean(selection)) return std::nullopt;
     // What was read is the state the tool answered on (the ledger prints a selection "start,length").
     const Selection& sel = *t.after.selection;
     if (!(*value->returned == *t.after.value) || !selection->returned->same_as(std::to_string(sel.start) + "," + std::to_string(sel.length))) {
@@ -288,7 +294,7 @@ std::optional<std::string> select_all_confirmed_withheld(const Step& s, sim::Eff
 std::optional<std::string> typing_confirmed_withheld(const Step& s) {
     const auto& st = s.step();
     if (st.kind != sim::StepKind::Type || !st.control) return std::nullopt;
-    if (s.report.index >= s.run.requests.size() || !s.run.requests[s.report.index].ref) return std::nullopt;  // V-8
+    if (!ref_given(s)) return std::nullopt;  // V-8
     const auto& t = s.timing;
     const bool navigates = has_control_keys(st.text);
     const auto holds = [navigates](const ValueFacts& f) { return navigates ? f.holds_segment : f.holds_text; };
@@ -296,20 +302,8 @@ std::optional<std::string> typing_confirmed_withheld(const Step& s) {
     const auto delivered = delivered_attempts(s);
     if (delivered.empty()) return std::nullopt;
     const auto& truth = s.run.truth();
-    const auto clean = [](const sim::Read* r) { return r != nullptr && r->returned && r->fault == sim::ReadFault::None; };
-    const sim::Read* before = nullptr;
-    const sim::Read* after = nullptr;
-    const sim::Read* selection_before = nullptr;
-    const sim::Read* selection_after = nullptr;
-    for (std::size_t i = t.reads_begin; i < t.reads_end && i < truth.reads.size(); ++i) {
-        const auto& r = truth.reads[i];
-        if (r.window != st.window || r.element != *st.control) continue;
-        if (r.field == sim::ReadField::Selection && r.attempts_before <= delivered.front()) selection_before = &r;
-        if (r.field == sim::ReadField::Selection && r.attempts_before > delivered.back()) selection_after = &r;
-        if (r.field != sim::ReadField::Value) continue;
-        if (r.attempts_before <= delivered.front()) before = &r;
-        if (r.attempts_before > delivered.back()) after = &r;
-    }
+    const auto [before, after] = deciding_reads(s, sim::ReadField::Value, delivered);
+    const auto [selection_before, selection_after] = deciding_reads(s, sim::ReadField::Selection, delivered);
     if (!clean(before) || !clean(after)) return std::nullopt;
     // "Set to X" (a rule set that promises it, D-2): the value is the text spliced into the selection
     // read clean before, whether or not the text was there already. A value that reads the same
