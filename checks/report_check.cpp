@@ -781,6 +781,14 @@ Lie another_window_left_out(const Claim& c) {
     for (std::size_t i = t.changes_begin; i < t.changes_end && i < ch.size(); ++i) {
         const auto& m = ch[i];
         if (m.to == t.before.foreground || !another_windows_move(c.scenario, c.run, c.segment, m)) continue;
+        // A move onto the window the step had itself asked the front back for (a give-back the
+        // desktop refused): the tool cannot tell it from its own request taking effect, as for the batch.
+        const auto& requests = c.run.truth().foreground_requests;
+        bool asked = false;
+        for (std::size_t k = t.requests_begin; k < t.requests_end && k < requests.size(); ++k) {
+            asked = asked || (requests[k].at_ms <= m.at_ms && requests[k].window == m.to);
+        }
+        if (asked) continue;
         bool acted = false;
         const TimeMs next = next_act_after(c.run, m, t.requests_begin, t.requests_end, t.attempts_end, t.ended_ms, acted);
         if (fg.held && !acted) continue;  // a held step does not look again after its delivery
