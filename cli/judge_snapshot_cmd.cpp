@@ -22,6 +22,7 @@
 #include "model/observation.h"
 #include "harness/observation_cases.h"
 #include "harness/observation_mutation.h"
+#include "harness/recorded_outcome.h"
 
 namespace deskcheck::cli {
 namespace {
@@ -195,9 +196,7 @@ int cmd_judge_snapshot(const Argv& argv) {
     const bool checked = mutation_id.has_value() || in.recorded_property.has_value();
     const auto violations = checked ? props::observation_violations(in, table) : std::vector<props::ObservationViolation>{};
     // The recorded outcome (a counterexample header): its property violated again, or not.
-    const bool reproduced = !in.recorded_property ||
-                            std::any_of(violations.begin(), violations.end(),
-                                        [&](const props::ObservationViolation& v) { return v.property == *in.recorded_property; });
+    const bool reproduced = !in.recorded_property || props::recorded_observation_outcome(*in.recorded_property, violations).reproduced;
     const int code = !reproduced ? exit_not_reproduced : violations.empty() ? exit_ok : exit_violation;
     if (args.flag("--json")) {
         nlohmann::ordered_json out{{"outcome", to_string(j.outcome)}, {"reason", j.reason}, {"rule", j.order},

@@ -13,6 +13,7 @@
 #include "model/evidence.h"
 #include "checks/checks.h"
 #include "harness/deterministic.h"
+#include "harness/recorded_outcome.h"
 #include "harness/shrink.h"
 #include "sim/scenario_json.h"
 
@@ -242,12 +243,11 @@ std::string printable_lines(std::string_view text) {
 
 namespace {
 
-// The header's recorded outcome against the first run — about the header's property, as the
-// regression tests judge a file: "violated" needs the property violated (at the header's step,
-// when given); "holds" needs it to hold, and no other property violated. Not compared when the
-// command line changed the rules or the tool the outcome describes.
-void compare_recorded_outcome(const sim::CounterexampleHeader& header, const ReplayRun& first, bool tool_as_recorded, Replayed& out,
-                              std::ostringstream& t) {
+// The header's recorded outcome against the runs, by the one rule (harness/recorded_outcome.h).
+// Not compared when the command line changed the rules or the tool the outcome describes; the
+// header's mutation part only when its run was made (not when --mutation none replaced it).
+void compare_recorded_outcome(sim::CounterexampleHeader header, const ReplayRun& first, const std::optional<ReplayRun>& mutated,
+                              bool tool_as_recorded, Replayed& out, std::ostringstream& t) {
     if (header.expected_outcome.empty()) return;
     if (!tool_as_recorded) {
         t << "recorded outcome: " << header.expected_outcome
@@ -255,12 +255,22 @@ void compare_recorded_outcome(const sim::CounterexampleHeader& header, const Rep
              "changed them)\n";
         return;
     }
+    std::vector<props::PropertyOutcome> as_recorded;
+    for (const auto& line : first.results) as_recorded.push_back(props::PropertyOutcome{line.property, line.result});
+    std::optional<props::CheckResult> with_mutation;
+    if (mutated) {
+        for (const auto& line : mutated->results) {
+            if (line.property == header.property) with_mutation = line.result;
+        }
+    } else {
+        header.mutation.reset();
+    }
+    const auto judged = props::recorded_outcome(header, as_recorded, with_mutation);
     out.header_compared = true;
-    out.matches_header = header.expected_outcome == "violated"
-                             ? first.property_violated && (!header.step || first.property_step == static_cast<std::size_t>(*header.step))
-                             : first.property_status == "holds" && !first.violated;
-    t << "recorded outcome: " << header.expected_outcome << " of " << header.property << (out.matches_header ? " (reproduced)" : " (NOT reproduced)")
+    out.matches_header = judged.reproduced;
+    t << "recorded outcome: " << header.expected_outcome << " of " << header.property << (judged.reproduced ? " (reproduced)" : " (NOT reproduced)")
       << "\n";
+    if (!judged.reproduced) t << "  " << judged.why << "\n";
 }
 
 // A counterexample's header, as replay prints it above the timeline.
@@ -325,15 +335,14 @@ Replayed replay_file(const std::string& file, props::RunOptions base, const std:
     ReplayRun first = replay_run(doc.scenario, base, property);
     t << first.text;
     out.violated = first.violated;
-    if (header) compare_recorded_outcome(*header, first, tool_as_recorded, out, t);
     std::optional<ReplayRun> mutated;
     std::string mutation_name;
     if (header_mutation) {
         mutation_name = std::string(to_string(*header_mutation));
         t << "\n== " << file << " with the header's mutation " << mutation_name << "\n";
         mutated = replay_with_mutation(doc.scenario, base, *header_mutation, property, t);
-        out.matches_header = out.matches_header && mutated->property_violated;
     }
+    if (header) compare_recorded_outcome(*header, first, mutated, tool_as_recorded, out, t);
     t << "\n";
     out.text = printable_lines(t.str());
     out.json = {{"file", file}, {"rules", base.rules->name}, {"mutation", to_string(base.mutation)},
