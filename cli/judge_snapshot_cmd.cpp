@@ -18,6 +18,7 @@
 #include "cli/args.h"
 #include "cli/files.h"
 #include "cli/commands.h"
+#include "cli/observation_file.h"
 #include "json/strict_parse.h"
 #include "model/observation.h"
 #include "harness/observation_cases.h"
@@ -176,7 +177,15 @@ int cmd_judge_snapshot(const Argv& argv) {
     std::string error;
     const auto text = read_all(args.positional()[0], error);
     if (!text) return usage_error("judge-snapshot", error);
-    auto parsed = parse_json_strict<Json>(*text);
+    if (!args.flag("--json")) return judge_observation_text(*text, mutation_id, nullptr);
+    nlohmann::ordered_json out;
+    const int code = judge_observation_text(*text, mutation_id, &out);
+    if (code != exit_usage) std::cout << out.dump(2) << "\n";
+    return code;
+}
+
+int judge_observation_text(const std::string& text, const std::optional<std::string>& mutation_id, nlohmann::ordered_json* json) {
+    auto parsed = parse_json_strict<Json>(text);
     if (const auto* bad = std::get_if<JsonTextError>(&parsed)) {
         if (bad->pointer.empty()) return usage_error("judge-snapshot", printable("/: not JSON (" + bad->message + ")"));
         return usage_error("judge-snapshot", printable(bad->pointer + ": " + bad->message));
@@ -198,8 +207,9 @@ int cmd_judge_snapshot(const Argv& argv) {
     // The recorded outcome (a counterexample header): its property violated again, or not.
     const bool reproduced = !in.recorded_property || props::recorded_observation_outcome(*in.recorded_property, violations).reproduced;
     const int code = !reproduced ? exit_not_reproduced : violations.empty() ? exit_ok : exit_violation;
-    if (args.flag("--json")) {
-        nlohmann::ordered_json out{{"outcome", to_string(j.outcome)}, {"reason", j.reason}, {"rule", j.order},
+    if (json != nullptr) {
+        nlohmann::ordered_json& out = *json;
+        out = {{"outcome", to_string(j.outcome)}, {"reason", j.reason}, {"rule", j.order},
                                    {"spec", j.spec}, {"missing_fields", j.missing_fields},
                                    {"rules_passed", j.rules_passed}};
         if (checked) {
@@ -208,7 +218,6 @@ int cmd_judge_snapshot(const Argv& argv) {
             for (const auto& v : violations) out["violations"].push_back({{"property", v.property}, {"explanation", v.explanation}});
         }
         if (in.recorded_property) out["recorded_outcome_reproduced"] = reproduced;
-        std::cout << out.dump(2) << "\n";
         return code;
     }
     print_judgement_text(j, violations, in, mutation_id, reproduced);

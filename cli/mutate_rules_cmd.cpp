@@ -21,6 +21,7 @@
 #include "cli/args.h"
 #include "cli/files.h"
 #include "cli/mutate_rules.h"
+#include "cli/observation_file.h"
 #include "cli/commands.h"
 #include "cli/report.h"
 #include "cli/situations.h"
@@ -279,32 +280,6 @@ std::size_t observation_column(const props::ObservationMutation& m) {
     return 7;
 }
 
-nlohmann::ordered_json snapshot_json(const ObservationSnapshot& snapshot) {
-    nlohmann::ordered_json j = nlohmann::ordered_json::object();
-    for (const auto name : snapshot_field_names()) {
-        const auto* f = snapshot_field(snapshot, name);
-        if (f != nullptr && f->has_value()) j[std::string(name)] = **f;
-    }
-    return j;
-}
-
-// The kill as a judge-snapshot input with a header naming the mutation and the check.
-std::string observation_counterexample_text(const MutantReport& m, const props::ObservationKill& kill, std::uint64_t seed) {
-    const props::ObservationCase& c = kill.counterexample;
-    nlohmann::ordered_json j;
-    j["counterexample"] = {{"format", 1}, {"rules", std::string(props::observation_rules_name)}, {"mutation", m.id},
-                           {"property", kill.property}, {"seed", std::to_string(seed)}, {"case", kill.cases},
-                           {"summary", "rule mutation " + m.id + ": " + kill.property + " violated: " + kill.explanation},
-                           {"outcome", "violated"}};
-    j["action"] = {{"correlationId", c.action.correlation_id}, {"target", c.action.target},
-                   {"expectedState", c.action.expected_state}};
-    j["contract"] = {{"version", c.contract.version}, {"requiredFields", c.contract.required_fields},
-                     {"knownStates", c.contract.known_states}};
-    j["snapshot"] = snapshot_json(c.snapshot);
-    j["previous"] = c.previous ? snapshot_json(*c.previous) : nlohmann::ordered_json(nullptr);
-    return dump_json(j) + "\n";
-}
-
 ShownSituation shown(const props::ObservationDifference& d) {
     return {d.label + ": " + props::observation_case_line(d.c), std::string(to_string(d.original.outcome)), d.original.reason,
             std::string(to_string(d.mutant.outcome)), d.mutant.reason};
@@ -363,7 +338,11 @@ SetReport mutate_observation_set(const MutateSettings& s) {
             m.outcome = MutantOutcome::Killed;
             m.property = result.kill->property;
             m.cases = result.kill->cases;
-            if (write_file(m, s.out, observation_counterexample_text(m, *result.kill, s.seed))) {
+            if (write_file(m, s.out, observation_counterexample_text(
+                                        result.kill->counterexample,
+                                        ObservationHeader{result.kill->property, s.seed, result.kill->cases,
+                                                          "rule mutation " + m.id + ": " + result.kill->property + " violated: " + result.kill->explanation,
+                                                          m.id}))) {
                 m.replay = "deskcheck judge-snapshot " + m.file + " --rule-mutation " + m.id;
             }
         };

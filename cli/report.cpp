@@ -207,7 +207,11 @@ std::size_t scenario_file_bytes_max() { return sim::scenario_text_bytes_max; }
 std::variant<sim::ScenarioDocument, std::string> read_scenario_file(const std::string& file) {
     const auto bytes = read_input_file(file, scenario_file_bytes_max());
     if (const auto* e = std::get_if<FileError>(&bytes)) return e->message;
-    auto decoded = sim::decode_document(std::get<std::string>(bytes));
+    return decode_scenario_text(file, std::get<std::string>(bytes));
+}
+
+std::variant<sim::ScenarioDocument, std::string> decode_scenario_text(const std::string& file, const std::string& text) {
+    auto decoded = sim::decode_document(text);
     if (const auto* e = std::get_if<sim::DecodeError>(&decoded)) return printable(file) + ": " + printable(e->message());
     auto& doc = std::get<sim::ScenarioDocument>(decoded);
     if (const std::string e = header_error(doc); !e.empty()) return printable(file) + ": " + e;
@@ -308,8 +312,19 @@ void add_run_json(nlohmann::ordered_json& j, const ReplayRun& run) {
 
 Replayed replay_file(const std::string& file, props::RunOptions base, const std::string& rules_override,
                      bool run_header_mutation) {
+    const auto bytes = read_input_file(file, scenario_file_bytes_max());
+    if (const auto* e = std::get_if<FileError>(&bytes)) {
+        Replayed out;
+        out.error = e->message;
+        return out;
+    }
+    return replay_text(file, std::get<std::string>(bytes), std::move(base), rules_override, run_header_mutation);
+}
+
+Replayed replay_text(const std::string& file, const std::string& text, props::RunOptions base, const std::string& rules_override,
+                     bool run_header_mutation) {
     Replayed out;
-    auto read = read_scenario_file(file);
+    auto read = decode_scenario_text(file, text);
     if (auto* e = std::get_if<std::string>(&read)) {
         out.error = *e;
         return out;
@@ -501,9 +516,14 @@ Written write_counterexample(const props::Counterexample& c, const std::string& 
     }
     std::ostringstream base;
     base << c.property << "-" << rules << "-" << std::hex << c.case_seed;
+    return write_under_fresh_name(dir, base.str(), text);
+}
+
+Written write_under_fresh_name(const std::filesystem::path& dir, const std::string& base, const std::string& text) {
+    Written out;
     constexpr int names_max = 10'000;
     for (int n = 1; n <= names_max; ++n) {
-        const std::filesystem::path file = dir / (base.str() + (n == 1 ? "" : "-" + std::to_string(n)) + ".json");
+        const std::filesystem::path file = dir / (base + (n == 1 ? "" : "-" + std::to_string(n)) + ".json");
         bool taken = false;
         if (const auto e = write_new_file(file, text, taken)) {
             out.error = e->message;
@@ -514,7 +534,7 @@ Written write_counterexample(const props::Counterexample& c, const std::string& 
             return out;
         }
     }
-    out.error = (dir / base.str()).string() + "*.json: " + std::to_string(names_max) + " files of that name exist already";
+    out.error = (dir / base).string() + "*.json: " + std::to_string(names_max) + " files of that name exist already";
     return out;
 }
 

@@ -48,6 +48,8 @@ std::size_t scenario_file_bytes_max();
 // line naming the file ("FILE: no such file", "FILE: larger than N bytes", "FILE: /seed: ...").
 // A counterexample header's property must be a known property.
 std::variant<sim::ScenarioDocument, std::string> read_scenario_file(const std::string& file);
+// The same for a text already read from `file`.
+std::variant<sim::ScenarioDocument, std::string> decode_scenario_text(const std::string& file, const std::string& text);
 
 // What the CLI checks of a counterexample header beyond the codec (which does not know the
 // properties): "" when fine, else "/counterexample/property: unknown property ...".
@@ -60,6 +62,9 @@ std::string header_error(const sim::ScenarioDocument& doc);
 // recorded outcome describes the file's rules and the tool as it is: it is compared only when
 // neither --rules nor --mutation changed them.
 Replayed replay_file(const std::string& file, props::RunOptions base, const std::string& rules_override,
+                     bool run_header_mutation = true);
+// The same for a text already read from `file` (standard input is read once).
+Replayed replay_text(const std::string& file, const std::string& text, props::RunOptions base, const std::string& rules_override,
                      bool run_header_mutation = true);
 
 // The timeline page of a replay (cli/html_timeline.h): one section per run.
@@ -115,5 +120,8 @@ std::string mutation_help();   // one line per mutation: name, and the property 
 Written write_counterexample(const props::Counterexample& c, const std::string& rules,
                              const std::filesystem::path& dir, Mutation mutation = Mutation::None,
                              bool agent_retries = true);
+// `text` into `dir` as BASE.json, or BASE-2.json, ... when taken (never overwrites, never follows a
+// name that is not a regular file).
+Written write_under_fresh_name(const std::filesystem::path& dir, const std::string& base, const std::string& text);
 
 }  // namespace deskcheck::cli

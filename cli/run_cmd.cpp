@@ -12,10 +12,14 @@
 #include "cli/files.h"
 #include "cli/fuzz_support.h"
 #include "cli/interrupt.h"
+#include "cli/observation_file.h"
 #include "cli/report.h"
+#include "cli/run_observation.h"
 #include "harness/campaign.h"
 #include "checks/checks.h"
 #include "harness/deterministic.h"
+#include "harness/observation_mutation.h"
+#include "model/observation.h"
 #include "harness/rule_mutation.h"
 #include "harness/shrink.h"
 #include "sim/scenario_json.h"
@@ -32,8 +36,13 @@ constexpr std::uint32_t shrink_progress_every = 50;  // attempts between two pro
 // Parses --rules / --mutation shared by the commands; records a usage error on bad values.
 bool parse_run_options(Args& args, props::RunOptions& ro, std::string& rules_name) {
     if (const auto r = args.option("--rules")) {
+        if (*r == props::observation_rules_name) {
+            args.fail("--rules observation judges observation cases, not a desktop scenario (deskcheck run --rules observation; "
+                      "replay takes an observation file without --rules)");
+            return false;
+        }
         if (find_rules(*r) == nullptr) {
-            args.fail("unknown rule set '" + printable(*r, 60) + "' (expected published or current)");
+            args.fail("unknown rule set '" + printable(*r, 60) + "' (expected published, current or observation)");
             return false;
         }
         rules_name = *r;
@@ -107,13 +116,15 @@ void print_campaign_text(const props::CampaignResult& r, std::ostream& out) {
 }
 
 std::string run_help() {
-    return "usage: deskcheck run [--seed S] [--cases N] [--first-case K] [--rules published|current] [--property P]\n"
+    return "usage: deskcheck run [--seed S] [--cases N] [--first-case K] [--rules published|current|observation] [--property P]\n"
            "                     [--json] [--out DIR] [--no-shrink] [--mutation M] [--first-violation] [--digests FILE]\n"
            "generates N scenarios (default 200, 1.." + std::to_string(cases_max) + ") from seed S (default 1), runs the\n"
            "tool on each, judges every property, shrinks and writes each counterexample to DIR (default:\n"
            "counterexamples/) with its timeline page next to it (the same name, .html; see deskcheck replay\n"
            "--html) and prints its replay command. A counterexample found under --mutation names\n"
            "the mutation in its header, so `deskcheck replay FILE` puts it back by itself.\n"
+           "--rules observation: the observation checks (O-1..O-3) on generated observation cases, judged by the\n"
+           "  ten rules (deskcheck rules --rules observation); each counterexample is a judge-snapshot file.\n"
            "--first-case K: run the cases K .. K+N-1 of seed S (default 0): any slice of a long campaign alone,\n"
            "  the same cases as in the whole (mutate-model runs a mutant from the first case that reaches it).\n"
            "--first-violation: stop after the case of the first violation (what mutate-model needs).\n"
@@ -229,6 +240,7 @@ int cmd_run(const Argv& argv) {
         std::cout << run_help();
         return exit_ok;
     }
+    if (args.ok() && args.option("--rules") == std::string(props::observation_rules_name)) return run_observation(args);
     props::CampaignOptions o;
     props::RunOptions ro;
     std::string rules = "current";
@@ -313,74 +325,141 @@ int write_replay_page(const Replayed& replayed, const Args& args, const std::str
     return exit_ok;
 }
 
+// An observation file (a judge-snapshot input, e.g. a `run --rules observation` counterexample)
+// given to replay: judged as judge-snapshot judges it. The options of a desktop replay do not apply.
+int replay_observation_file(const std::string& file, const std::string& text, const Args& args,
+                            const std::optional<std::string>& observation_mutation, nlohmann::ordered_json* json) {
+    for (const char* option : {"--rules", "--mutation", "--html"}) {
+        if (args.option(option)) {
+            std::cerr << "deskcheck replay: " << printable(file) << ": an observation file; " << option << " applies to desktop scenarios\n";
+            return exit_usage;
+        }
+    }
+    if (json == nullptr) {
+        std::cout << "== " << printable(file) << " (an observation file, judged as deskcheck judge-snapshot judges it)\n";
+        return judge_observation_text(text, observation_mutation, nullptr);
+    }
+    nlohmann::ordered_json judged;
+    const int code = judge_observation_text(text, observation_mutation, &judged);
+    if (code != exit_usage) *json = nlohmann::ordered_json{{"file", file}, {"observation", judged}};
+    return code;
+}
+
+// Options that judge every file: the rule set, a tool or rule mutation (desktop scenarios) or an
+// observation rule mutation (observation files); a bad value is a usage error recorded in `args`.
+struct ReplayOptions {
+    props::RunOptions base;
+    std::string rules_override;
+    std::optional<props::MutatedRules> rule_mutant;
+    std::optional<std::string> observation_mutation;
+};
+
+void parse_rule_mutation(Args& args, ReplayOptions& o) {
+    const auto id = args.option("--rule-mutation");
+    if (!id || !args.ok()) return;
+    if (id->rfind(std::string(props::observation_rules_name) + ":", 0) == 0) {
+        if (!props::parse_observation_mutation(observation_rules(), *id)) {
+            args.fail("unknown rule mutation '" + printable(*id, 200) + "' of the observation rules (e.g. observation:snapshot_not_fresh:remove)");
+        }
+        o.observation_mutation = *id;
+        return;
+    }
+    const RuleSet* original = props::rules_of_mutation_id(*id);
+    const auto mutation = original != nullptr ? props::parse_mutation(*original, *id) : std::nullopt;
+    if (!mutation) {
+        args.fail("unknown rule mutation '" + *id + "' (deskcheck mutate-rules lists them, e.g. current:select_all.covers:to-Absent)");
+    } else if (!o.rules_override.empty() && o.rules_override != original->name) {
+        args.fail("--rules " + o.rules_override + " contradicts --rule-mutation " + *id);
+    } else {
+        o.rule_mutant.emplace(*original, *mutation);
+        o.rules_override = std::string(original->name);
+        o.base.rules = &o.rule_mutant->rules();
+    }
+}
+
+// One file of a replay: the exit code; its JSON appended to `all` (with --json) or its text printed.
+int replay_one(const std::string& file, const Args& args, const ReplayOptions& o, nlohmann::ordered_json* all) {
+    const auto bytes = read_input_file(file, scenario_file_bytes_max());
+    if (const auto* e = std::get_if<FileError>(&bytes)) {
+        std::cerr << "deskcheck replay: " << printable(e->message) << "\n";
+        return exit_usage;
+    }
+    const std::string& text = std::get<std::string>(bytes);
+    if (looks_like_observation_file(text)) {
+        nlohmann::ordered_json judged;
+        const int code = replay_observation_file(file, text, args, o.observation_mutation, all != nullptr ? &judged : nullptr);
+        if (all != nullptr && code != exit_usage) all->push_back(judged);
+        return code;
+    }
+    if (o.observation_mutation) {
+        std::cerr << "deskcheck replay: " << printable(file) << ": a desktop scenario; --rule-mutation " << printable(*o.observation_mutation, 200)
+                  << " judges observation files\n";
+        return exit_usage;
+    }
+    const auto replayed = replay_text(file, text, o.base, o.rules_override, !args.option("--mutation").has_value());
+    if (!replayed.error.empty()) {
+        std::cerr << "deskcheck replay: " << printable(replayed.error) << "\n";
+        return exit_usage;
+    }
+    const auto id = args.option("--rule-mutation");
+    if (all != nullptr) {
+        all->push_back(replayed.json);
+        if (id) all->back()["rule_mutation"] = *id;
+    } else {
+        if (id) std::cout << "rule mutation: " << printable(*id, 200) << " (the tool judges with the mutated set)\n";
+        std::cout << replayed.text;
+    }
+    int code = exit_ok;
+    if (replayed.violated) code = std::max(code, exit_violation);
+    if (!replayed.matches_header) code = std::max(code, exit_not_reproduced);
+    if (const auto html = args.option("--html")) code = std::max(code, write_replay_page(replayed, args, *html));
+    return code;
+}
+
+constexpr const char* replay_help =
+    "usage: deskcheck replay FILE|-... [--json] [--rules R] [--mutation M] [--no-agent] [--html OUT.html]\n"
+    "                        [--rule-mutation ID]\n"
+    "replays scenario files and prints the timeline and every property's judgement.\n"
+    "a file whose counterexample header names a mutation is replayed a second time with it\n"
+    "(the recorded bug put back), unless --mutation chooses one. The header's recorded outcome\n"
+    "(violated / holds) is compared when neither --rules nor --mutation is given.\n"
+    "--rule-mutation ID (as deskcheck mutate-rules prints it, e.g. current:select_all.covers:to-Absent):\n"
+    "the tool judges with that mutated rule set (the set the ID names, one row changed).\n"
+    "--html OUT.html (one FILE): also writes the timeline as one self-contained HTML page.\n"
+    "An observation file (a judge-snapshot input, as run --rules observation and mutate-rules --rules\n"
+    "observation write them) is judged as judge-snapshot judges it (--rule-mutation observation:...).\n"
+    "exit: 0 every property holds and every recorded outcome reproduced,\n"
+    "      1 a property is violated (a counterexample that reproduces),\n"
+    "      2 bad usage or bad input (unreadable, too large, not a valid scenario, unknown header values),\n"
+    "      4 a recorded outcome (or a header mutation's bug) did NOT reproduce,\n"
+    "      5 the page cannot be written (OUT.html is not a regular file, its folder cannot be made);\n"
+    "      of several files, the highest code\n";
+
 }  // namespace
 
 int cmd_replay(const Argv& argv) {
     Args args("replay", argv, {"--json", "--help", "--no-agent"}, {"--rules", "--mutation", "--html", "--rule-mutation"});
     if (args.flag("--help")) {
-        std::cout << "usage: deskcheck replay FILE... [--json] [--rules R] [--mutation M] [--no-agent] [--html OUT.html]\n"
-                     "                        [--rule-mutation ID]\n"
-                     "replays scenario files and prints the timeline and every property's judgement.\n"
-                     "a file whose counterexample header names a mutation is replayed a second time with it\n"
-                     "(the recorded bug put back), unless --mutation chooses one. The header's recorded outcome\n"
-                     "(violated / holds) is compared when neither --rules nor --mutation is given.\n"
-                     "--rule-mutation ID (as deskcheck mutate-rules prints it, e.g. current:select_all.covers:to-Absent):\n"
-                     "the tool judges with that mutated rule set (the set the ID names, one row changed).\n"
-                     "--html OUT.html (one FILE): also writes the timeline as one self-contained HTML page.\n"
-                     "exit: 0 every property holds and every recorded outcome reproduced,\n"
-                     "      1 a property is violated (a counterexample that reproduces),\n"
-                     "      2 bad usage or bad input (unreadable, too large, not a valid scenario, unknown header values),\n"
-                     "      4 a recorded outcome (or a header mutation's bug) did NOT reproduce,\n"
-                     "      5 the page cannot be written (OUT.html is not a regular file, its folder cannot be made);\n"
-                     "      of several files, the highest code\n";
+        std::cout << replay_help;
         return exit_ok;
     }
-    props::RunOptions base;
-    std::string rules_override;
-    if (args.ok()) parse_run_options(args, base, rules_override);
+    ReplayOptions o;
+    if (args.ok()) parse_run_options(args, o.base, o.rules_override);
     if (args.ok() && args.positional().empty()) args.fail("expects at least one scenario file");
     const auto html = args.option("--html");
     if (args.ok() && html && args.positional().size() != 1) args.fail("--html writes the page of one FILE; give exactly one");
     if (args.ok() && html && html->empty()) args.fail("--html needs a file name");
-    std::optional<props::MutatedRules> rule_mutant;
-    if (const auto id = args.option("--rule-mutation"); id && args.ok()) {
-        const RuleSet* original = props::rules_of_mutation_id(*id);
-        const auto mutation = original != nullptr ? props::parse_mutation(*original, *id) : std::nullopt;
-        if (!mutation) args.fail("unknown rule mutation '" + *id + "' (deskcheck mutate-rules lists them, e.g. current:select_all.covers:to-Absent)");
-        else if (!rules_override.empty() && rules_override != original->name) args.fail("--rules " + rules_override + " contradicts --rule-mutation " + *id);
-        else {
-            rule_mutant.emplace(*original, *mutation);
-            rules_override = std::string(original->name);
-            base.rules = &rule_mutant->rules();
-        }
-    }
+    parse_rule_mutation(args, o);
     if (!args.ok()) return usage_error("replay", args.error());
     if (const auto e = html ? check_output_file(*html) : std::nullopt) {
         std::cerr << "deskcheck replay: --html " << e->message << "\n";
         return exit_infrastructure;
     }
-    base.agent_retries = !args.flag("--no-agent");
+    o.base.agent_retries = !args.flag("--no-agent");
     const bool json = args.flag("--json");
     int worst = exit_ok;
     nlohmann::ordered_json all = nlohmann::ordered_json::array();
-    for (const auto& file : args.positional()) {
-        const auto replayed = replay_file(file, base, rules_override, !args.option("--mutation").has_value());
-        if (!replayed.error.empty()) {
-            std::cerr << "deskcheck replay: " << printable(replayed.error) << "\n";
-            worst = std::max(worst, exit_usage);
-            continue;
-        }
-        if (json) {
-            all.push_back(replayed.json);
-            if (const auto id = args.option("--rule-mutation")) all.back()["rule_mutation"] = *id;
-        } else {
-            if (const auto id = args.option("--rule-mutation")) std::cout << "rule mutation: " << printable(*id, 200) << " (the tool judges with the mutated set)\n";
-            std::cout << replayed.text;
-        }
-        if (replayed.violated) worst = std::max(worst, exit_violation);
-        if (!replayed.matches_header) worst = std::max(worst, exit_not_reproduced);
-        if (html) worst = std::max(worst, write_replay_page(replayed, args, *html));
-    }
+    for (const auto& file : args.positional()) worst = std::max(worst, replay_one(file, args, o, json ? &all : nullptr));
     if (json) std::cout << dump_json(all) << "\n";
     return worst;
 }

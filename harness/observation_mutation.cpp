@@ -187,6 +187,10 @@ ObservationRun::ObservationRun(ObservationTable original, std::uint64_t seed, st
     assert(cases_.size() == violations_.size());
 }
 
+std::uint32_t shrink_observation_case(ObservationCase& c, const std::function<bool(const ObservationCase&)>& still_violates) {
+    return shrink_case(c, still_violates);
+}
+
 bool observation_kill_reproduces(const ObservationCase& c, ObservationTable table, ObservationTable original,
                                  std::string_view property) {
     return violates(c, table, property) && !violates(c, original, property);

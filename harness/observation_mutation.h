@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <set>
 #include <span>
@@ -112,6 +113,10 @@ inline constexpr std::uint32_t observation_shrink_attempts_max = 200;
 // The mutant on every case of the run in order, stopped at the first kill; then, for a survivor,
 // the matrix and the cases for a difference (none: equivalent).
 ObservationMutantResult judge_observation_mutant(const ObservationRun& run, ObservationTable mutant, bool shrink);
+
+// Greedy shrink of `c` (fewer fields, shorter lists, texts from the pools) while `still_violates`
+// holds, at most observation_shrink_attempts_max candidates; the attempts made.
+std::uint32_t shrink_observation_case(ObservationCase& c, const std::function<bool(const ObservationCase&)>& still_violates);
 
 // Whether `table` still violates `property` on `c` while `original` does not (what a replay asks).
 bool observation_kill_reproduces(const ObservationCase& c, ObservationTable table, ObservationTable original,

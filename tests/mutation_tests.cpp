@@ -21,6 +21,7 @@
 #include "model/observation.h"
 #include "model/verdict.h"
 #include "harness/campaign.h"
+#include "harness/observation_campaign.h"
 #include "harness/observation_cases.h"
 #include "harness/observation_mutation.h"
 #include "harness/rule_mutation.h"
@@ -547,4 +548,52 @@ BOOST_AUTO_TEST_CASE(V1_nightly_warns_about_a_surviving_mutation_missing_from_th
         }
     }
     BOOST_TEST(warned == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(O1_observation_campaign_finds_and_shrinks_a_broken_table) {
+    // The campaign of `run --rules observation`: the shipped rules hold, a stale snapshot observed
+    // is found, shrunk, and the shrunk case still breaks that table and not the shipped one.
+    ObservationCampaignOptions o;
+    o.seed = 5;
+    o.cases = 3000;
+    const auto clean = run_observation_campaign(o);
+    BOOST_TEST(clean.cases == 3000u);
+    BOOST_TEST(clean.counterexamples.empty());
+    const MutatedObservationRules stale_observed(observation_rules(),
+                                                 *parse_observation_mutation(observation_rules(), "observation:snapshot_not_fresh:to-observed"));
+    o.table = stale_observed.table();
+    const auto broken = run_observation_campaign(o);
+    BOOST_TEST_REQUIRE(!broken.counterexamples.empty());
+    for (const auto& c : broken.counterexamples) {
+        BOOST_TEST_CONTEXT(c.property) {
+            BOOST_TEST(observation_kill_reproduces(c.shrunk, stale_observed.table(), observation_rules(), c.property));
+            BOOST_TEST(observation_case_line(c.shrunk).size() <= observation_case_line(c.original).size());
+        }
+    }
+    std::uint32_t violated = 0;
+    for (const auto& p : broken.properties) violated += p.violated;
+    BOOST_TEST(violated >= broken.counterexamples.size());
+    // --first-violation stops at the case that found it; --property keeps one check's tally.
+    o.stop_at_first_violation = true;
+    o.property = broken.counterexamples.front().property;
+    const auto first = run_observation_campaign(o);
+    BOOST_TEST(first.properties.size() == 1u);
+    BOOST_TEST_REQUIRE(first.counterexamples.size() == 1u);
+    BOOST_TEST(first.cases == first.counterexamples.front().index + 1);
+}
+
+BOOST_AUTO_TEST_CASE(O1_run_rules_observation_through_the_binary) {
+    const Command run = run_deskcheck("run --rules observation --seed 2 --cases 3000 --json --out build/run-observation-test");
+    BOOST_TEST(run.exit_code == 0, run.out);
+    const auto j = nlohmann::json::parse(run.out);
+    BOOST_TEST(j.at("rules") == "observation");
+    BOOST_TEST(j.at("cases") == 3000);
+    BOOST_TEST(j.at("properties").size() == observation_checks().size());
+    BOOST_TEST(run_deskcheck("run --rules observation --property verdict_sound").exit_code == 2);
+    BOOST_TEST(run_deskcheck("run --rules observation --mutation unreadable_as_empty").exit_code == 2);
+    // replay takes an observation file as judge-snapshot does (a mutate-rules kill, without its mutation: exit 4).
+    run_deskcheck("mutate-rules --rules observation --row snapshot_not_fresh --cases 2000 --out build/run-observation-test");
+    const Command replay = run_deskcheck("replay build/run-observation-test/observation-snapshot_not_fresh-to-observed.json");
+    BOOST_TEST(replay.exit_code == 4, replay.out);
+    BOOST_TEST(replay.out.find("NOT reproduced") != std::string::npos, replay.out);
 }
