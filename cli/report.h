@@ -11,6 +11,7 @@
 
 #include "cli/html_timeline.h"
 #include "harness/campaign.h"
+#include "harness/report_print.h"
 #include "harness/run.h"
 #include "sim/scenario_json.h"
 
@@ -88,9 +89,9 @@ PageWritten write_page_for(const std::string& scenario_file, const props::RunOpt
 // The options `deskcheck replay FILE [--mutation M]` runs with (the file's rules, the W-2 agent on).
 props::RunOptions replay_options(Mutation mutation);
 
-// The evidence of one step, for people (multi-line, indented).
-std::string describe_step(const StepReport& s);
-nlohmann::ordered_json step_json(const StepReport& s);
+// A step's evidence for people and for machines: harness/report_print.h.
+using props::describe_step;
+using props::step_json;
 
 // Text for a terminal: control bytes other than newlines (NUL, ESC, ...) as \xNN.
 std::string printable_lines(std::string_view text);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "checks/checks.h"
+#include "harness/report_print.h"
 #include "harness/run.h"
 #include "sim/scenario.h"
 
@@ -16,9 +17,5 @@ CheckResult deterministic(const sim::Scenario& scenario, const RunOptions& optio
 // Runs one check by name over a finished run (deterministic: runs the scenario twice more).
 CheckResult run_check(const NamedCheck& check, const sim::Scenario& scenario, const RunResult& run,
                       const RunOptions& options);
-
-// Every field of a run's reports, printed with the model's printers: two runs of one scenario must
-// agree on all of it (and logs compare runs by it).
-std::string report_fingerprint(const RunResult& run);
 
 }  // namespace deskcheck::props
