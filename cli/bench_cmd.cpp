@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "cli/args.h"
+#include "cli/bench_scaling.h"
 #include "cli/files.h"
 #include "cli/fuzz_commands.h"
 #include "cli/situations.h"
@@ -50,13 +51,15 @@ constexpr std::uint32_t judge_rounds = 200;
 constexpr double scenarios_per_second_target = 50'000;
 
 constexpr const char* bench_help =
-    "usage: deskcheck bench [--json] [--repeats N] [--cases N]\n"
+    "usage: deskcheck bench [--json] [--repeats N] [--cases N] | bench --scaling [--json] [--repeats N]\n"
     "  scenarios/s on a fixed generated population (run + every check except deterministic),\n"
     "  verdict evaluations/s over the diff-rules catalogue, and where a scenario's time goes\n"
     "  (sim, tool, checks); each the median of N repeats (default 3); and peak memory, time and output of\n"
     "  `deskcheck replay` on the largest valid scenario (sim/largest_scenario.h), in a child process.\n"
     "  Build with the release preset:\n"
-    "  cmake --workflow --preset release, then build/release/cli/deskcheck bench\n";
+    "  cmake --workflow --preset release, then build/release/cli/deskcheck bench\n"
+    "  --scaling: one run's time and peak memory on scenarios grown 1x, 4x, 16x in steps, events,\n"
+    "  controls and text length, with the fitted exponent of each; exit 1 when one is above 1.2.\n";
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
@@ -389,7 +392,7 @@ nlohmann::ordered_json bench_json(const BenchResult& r) {
 }  // namespace
 
 int cmd_bench(const Argv& argv) {
-    Args args("bench", argv, {"--json", "--help"}, {"--repeats", "--cases"});
+    Args args("bench", argv, {"--json", "--help", "--scaling"}, {"--repeats", "--cases"});
     if (args.flag("--help")) {
         std::cout << bench_help;
         return exit_ok;
@@ -399,7 +402,9 @@ int cmd_bench(const Argv& argv) {
     if (repeats && (*repeats == 0 || *repeats > repeats_max)) args.fail("--repeats must lie in 1.." + std::to_string(repeats_max));
     if (cases && (*cases == 0 || *cases > cases_max)) args.fail("--cases must lie in 1.." + std::to_string(cases_max));
     if (args.ok() && !args.positional().empty()) args.fail("unexpected argument '" + args.positional().front() + "'");
+    if (args.ok() && args.flag("--scaling") && cases) args.fail("--cases sizes the population; --scaling runs its own scenarios");
     if (!args.ok()) return usage_error("bench", args.error());
+    if (args.flag("--scaling")) return bench_scaling(args.flag("--json"), repeats.value_or(3));
     BenchResult r;
     r.cases = static_cast<std::uint32_t>(cases.value_or(cases_default));
     const auto pop = population(r.cases);

@@ -18,6 +18,7 @@
 #include "model/desktop.h"
 #include "sim/build.h"
 #include "sim/largest_scenario.h"
+#include "sim/scaled_scenario.h"
 #include "sim/prng.h"
 #include "sim/scenario.h"
 #include "sim/scenario_json.h"
@@ -1058,4 +1059,24 @@ BOOST_AUTO_TEST_CASE(S8_largest_valid_scenario_is_at_every_bound) {
     if (controls < windows_max * controls_per_window_max) BOOST_TEST(bytes + 1000 > scenario_text_bytes_max);
     BOOST_TEST(growth_text("a", 4096) != growth_text("b", 4096));
     BOOST_TEST(growth_text("a", 4096).size() == 4096u);
+}
+
+// bench --scaling's scenarios: valid at every factor, one dimension grown, the others at their base.
+BOOST_AUTO_TEST_CASE(S8_scaled_scenarios_grow_one_dimension_and_stay_valid) {
+    for (const ScalingDimension d : scaling_dimensions) {
+        BOOST_TEST_CONTEXT(to_string(d)) {
+            const Scenario base = scaled_scenario(d, 1);
+            for (const std::uint32_t k : scaling_factors) {
+                const Scenario s = scaled_scenario(d, k);
+                BOOST_TEST(!validate(s).has_value());
+                BOOST_TEST(s.steps.size() == (d == ScalingDimension::Steps ? scaled_amount(d, k) : base.steps.size()));
+                BOOST_TEST(s.events.size() == (d == ScalingDimension::Events ? scaled_amount(d, k) : base.events.size()));
+                BOOST_TEST(s.windows.at(0).controls.size() - 1 ==
+                           (d == ScalingDimension::Controls ? scaled_amount(d, k) : base.windows.at(0).controls.size() - 1));
+                const std::size_t text = s.events.at(0).text.size();
+                BOOST_TEST(text == (d == ScalingDimension::Text ? scaled_amount(d, k) : base.events.at(0).text.size()));
+            }
+            BOOST_TEST(scaled_amount(d, 16) >= 15 * scaled_amount(d, 1));
+        }
+    }
 }
