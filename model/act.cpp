@@ -198,6 +198,7 @@ bool related_to_any(Desktop& d, WindowId w, const std::vector<WindowId>& windows
 }  // namespace
 
 void Tool::quiesce(WindowId w) {
+    assert(config_.quiesce_ms_max >= 0);
     const auto info = desktop_.window(w);
     const auto it = quiet_after_.find(info ? info->pid : ProcessId{0});
     if (it == quiet_after_.end()) return;
@@ -206,6 +207,7 @@ void Tool::quiesce(WindowId w) {
         mark(Mark::quiesced_before_action);
         desktop_.wait_ms(wait);
     }
+    assert(wait <= config_.quiesce_ms_max);  // D-3: bounded, whatever the app declared
 }
 
 Snapshot Tool::settle(WindowId w, ElementId e, const ActionFacts& facts, const Snapshot& before, bool& settled,
@@ -213,6 +215,7 @@ Snapshot Tool::settle(WindowId w, ElementId e, const ActionFacts& facts, const S
     // D-3: poll until the app's declared latency bound has passed and the polls since agree,
     // at most settle_ms_max. A Confirmed state ends the wait early. Without a declared bound the
     // state is never called settled, so `current` never says Absent on it.
+    assert(config_.settle_poll_ms > 0 && config_.settle_ms_max >= 0);
     const TimeMs t0 = desktop_.now_ms();
     const auto bound = desktop_.declared_latency_ms(w);
     Snapshot current = hooks_.read_state(desktop_, w, e, facts.kind, facts.click_state);
@@ -243,6 +246,8 @@ Snapshot Tool::settle(WindowId w, ElementId e, const ActionFacts& facts, const S
         current = std::move(next);
     }
     waited = desktop_.now_ms() - t0;
+    assert(waited >= 0);
+    assert(!settled || bound.has_value());  // D-3: never settled without a declared bound
     return current;
 }
 
@@ -253,6 +258,9 @@ StepReport Tool::run_step(const Request& r, Hold* hold) {
         Step s(r, hold, rep);
         run_phases(s);
     }
+    // V-1: every step ends in a verdict or an error, never both; it reports the request it ran.
+    assert(rep.result.verdict.has_value() != rep.result.error.has_value());
+    assert(rep.request.step == r.step && rep.request.kind == r.kind);
     remember_step(rep);
     if (observer_ != nullptr) observer_->step_ends(rep);
     return rep;
@@ -295,15 +303,18 @@ void Tool::step_failed(Step& s, Error e) {
 
 // Observe: the before-read is the whole answer (B-3 observation as a step).
 void Tool::step_observed(Step& s) {
+    assert(s.request.kind == RequestKind::Observe && !s.ev.delivered);
     s.ev.after = s.before;
     const bool moved = moved_by_another(s.moved_before_borrow || s.moved_while_pre_checks, s.tool_moved_front, s.front_at_start, desktop_.foreground());
     if ((moved || s.hold_lost) && !s.ev.foreground.changed_by) s.ev.foreground.changed_by = "another-window";  // F-4
     s.report.result = adapt(helper_result(Verdict::Unknown, std::move(s.ev)));
+    assert(s.report.result.ok && s.report.result.verdict == Verdict::Unknown);  // an observation judges nothing
 }
 
 // The facts of one window the decisions ask for (`needs`, FrontNeed); the others stay false. No
 // window (no_window) exists and is related to nothing.
 FrontWindow Tool::front_window(const Step& s, WindowId w, const std::vector<WindowId>& acted, unsigned needs) {
+    assert(needs <= (need_exists | need_target | need_batch));
     FrontWindow f;
     f.id = w;
     if (w == no_window) return f;
@@ -312,17 +323,20 @@ FrontWindow Tool::front_window(const Step& s, WindowId w, const std::vector<Wind
     if (s.hold == nullptr || (needs & need_batch) == 0) return f;
     f.related_to_held = s.hold->borrow && related_to_target(desktop_, w, s.hold->borrow->target);
     f.related_to_acted = related_to_any(desktop_, w, acted);
+    assert(!f.related_to_held || s.hold->borrow.has_value());  // no hold, nothing related to it
     return f;
 }
 
 // F-4, F-5: who the batch owes the front to as the step begins, and whether its hold still stands.
 void Tool::step_begin(Step& s) {
+    assert(s.front_at_start == no_window && s.acted_before.empty());  // the first phase
     s.report.request = s.request;
     s.report.index = s.request.step >= 0 ? static_cast<std::uint32_t>(s.request.step) : 0;
     s.front_at_start = desktop_.foreground();
     if (s.hold == nullptr) return;
     s.acted_before = s.hold->acted;
     decide_front_owner(s, s.front_at_start);
+    assert(s.acted_before.size() == s.hold->acted.size());
 }
 
 // F-4, F-5 for the window in front now: whom the batch owes the front to, and whether its hold
@@ -348,10 +362,12 @@ void Tool::decide_front_owner(Step& s, WindowId front) {
         s.hold_lost = true;
         s.ev.foreground.changed_by = "another-window";
     }
+    assert(!d.hold_lost || (!s.hold->borrow && s.hold->interfered));  // F-4: left to whoever took it
 }
 
 // The target window, the request's shape, the ref (E-1..E-3).
 std::optional<Error> Tool::step_resolve(Step& s) {
+    assert(!s.window && s.target.node == nullptr);
     const Request& r = s.request;
     s.window = desktop_.window(r.target);
     if (!s.window) return Error{ErrorKind::WindowNotFound, "no window " + std::to_string(r.target)};
@@ -360,11 +376,13 @@ std::optional<Error> Tool::step_resolve(Step& s) {
     }
     if (auto err = resolve_target(desktop_, refs_, hooks_, r, s.target)) return err;
     s.resolved_at = desktop_.now_ms();
+    assert(s.target.node == nullptr || s.target.node_index < s.target.tree->nodes.size());
     return std::nullopt;
 }
 
 // E-5 before anything is delivered; D-3 quiesce; the facts, the promise and the before-read (V-9).
 std::optional<Error> Tool::step_pre_checks(Step& s) {
+    assert(s.window.has_value() && !s.ev.delivered);  // resolved, nothing delivered yet
     const Request& r = s.request;
     if (r.kind == RequestKind::ClickAt) {
         if (auto err = check_coordinates(desktop_, hooks_, r)) return err;  // nothing delivered (E-5)
@@ -410,11 +428,15 @@ std::optional<Error> Tool::step_pre_checks(Step& s) {
     }
     s.plan = hooks_.plan_delivery(*s.window, r.kind == RequestKind::ClickAt ? hit : node, r, rep.facts);
     if (s.plan.element) rep.element = s.plan.element;  // the element the click message goes to (E-3)
+    assert(s.ev.before == s.before);  // V-9: the evidence carries the before-read the verdict is judged on
     return std::nullopt;
 }
 
 // F-1, F-5, F-7: borrow the foreground when the control needs it; a batch holds one borrow.
 std::optional<Error> Tool::step_borrow(Step& s) {
+    assert(!s.borrow_here);
+    // F-5: a batch holds only a borrow that moved the front.
+    assert(s.hold == nullptr || !s.hold->borrow || s.hold->borrow->borrowed);
     if (!s.plan.needs_foreground) return std::nullopt;
     Hold* hold = s.hold;
     const WindowId target = s.request.target;
@@ -464,12 +486,15 @@ std::optional<Error> Tool::step_borrow(Step& s) {
     if (d.fresh_borrow) ++hold->borrows;  // the first, or after another window took the front
     if (d.interferes) hold->interfered = true;
     hold->borrow = b;
+    assert(hold->borrow->borrowed && hold->borrows >= 1);
+    assert(hold->give_backs < hold->borrows);  // F-5: the borrow held now is not given back yet
     return std::nullopt;
 }
 
 // F-6: a failure after the borrow gives the foreground back at once, then watches (F-3): an app
 // the batch delivered to may still pull its window forward as its effect lands.
 ForegroundEvidence Tool::give_back_at_failure(Step& s, bool exception) {
+    assert(!s.borrow_here || s.hold == nullptr);
     if (!hooks_.gives_back_on_failure()) return ForegroundEvidence{};
     const GuardConfig gc = detail::guard_config(config_, hooks_);
     const Mark why = exception ? Mark::gave_back_after_exception : Mark::gave_back_after_failure;
@@ -488,12 +513,14 @@ ForegroundEvidence Tool::give_back_at_failure(Step& s, bool exception) {
     if (hold->borrow->borrowed && fe.restored) ++hold->give_backs;
     hold->returned = fe;
     hold->borrow.reset();
+    assert(hold->give_backs <= hold->borrows);  // F-5: only a borrow made is given back
     return fe;
 }
 
 // Right before the delivery, when time passed since the checks (quiesce, the user wait): the
 // element again (E-2: removed or moved meanwhile) and the point again (E-5: an occluder appeared).
 std::optional<Error> Tool::step_recheck(Step& s) {
+    assert(s.window.has_value() && !s.ev.delivered);
     const Request& r = s.request;
     if (s.target.node != nullptr && desktop_.now_ms() != s.resolved_at) {
         mark(Mark::element_resolved_again);
@@ -510,11 +537,13 @@ std::optional<Error> Tool::step_recheck(Step& s) {
             return err;
         }
     }
+    assert(!r.ref || (s.target.node != nullptr && s.target.node_index < s.target.tree->nodes.size()));
     return std::nullopt;
 }
 
 // Delivers the input (E-4..E-6); records when the app's effects are due (D-3).
 std::optional<Error> Tool::step_deliver(Step& s) {
+    assert(!s.ev.delivered && s.ev.delivery.empty());  // one delivery per step (B-2)
     const Request& r = s.request;
     // The foreground right before the delivery: what an app's grab is given back to (F-3). A move
     // by someone else while the tool waited (settle, user, quiesce) is reported, not undone (F-4).
@@ -556,12 +585,15 @@ std::optional<Error> Tool::step_deliver(Step& s) {
         const ProcessId pid = info ? info->pid : ProcessId{0};
         quiet_after_[pid] = std::max(quiet_after_[pid], due);
     }
+    assert(s.hold == nullptr || s.hold->acted.back() == r.target);  // a grab by its app is the batch's now (F-3)
+    assert(!quiet_after_.empty());
     return std::nullopt;
 }
 
 // The desktop answered the delivery with an error. P-1, F-2: the failure carries the foreground
 // evidence too — a single action's borrow given back, or the batch's held borrow, as on success.
 Error Tool::delivery_failed(Step& s, DeliveryStatus status) {
+    assert(status != DeliveryStatus::Delivered && !s.ev.delivered);
     if (s.borrow_here && hooks_.gives_back_on_failure()) {
         mark(Mark::gave_back_after_failure);
         s.ev.foreground = give_back_and_watch(desktop_, *s.borrow_here, detail::guard_config(config_, hooks_));
@@ -573,6 +605,7 @@ Error Tool::delivery_failed(Step& s, DeliveryStatus status) {
 
 // Read after: `published` once, immediately; `current` settles (D-3).
 void Tool::step_read_after(Step& s) {
+    assert(s.ev.delivered && !s.settled);
     const ElementNode* node = s.target.node;
     if (node == nullptr || s.report.kind == ActionKind::Unverifiable) return;
     // Captures two pointers only: std::function keeps it without allocating.
@@ -582,10 +615,12 @@ void Tool::step_read_after(Step& s) {
         if (rules_.settles) return settle(s.request.target, element, facts, s.before, s.settled, s.ev.settle_ms);
         return hooks_.read_state(desktop_, s.request.target, element, facts.kind, facts.click_state);
     });
+    assert(!s.settled || rules_.settles);  // D-3: only `current` settles
 }
 
 // V-1..V-9: the verdict rules on the readings, and the evidence of the judgement (P-1).
 void Tool::step_judge(Step& s) {
+    assert(s.ev.delivered);
     s.judgement = judge(rules_, Situation{s.report.facts, s.before, s.after, Timing{s.settled}});
     s.judgement.verdict = hooks_.reported_verdict(s.judgement.verdict, s.settled, s.report.kind);
     Evidence& ev = s.ev;
@@ -596,11 +631,13 @@ void Tool::step_judge(Step& s) {
     ev.checks_ran.clear();
     for (const RowCheck& c : s.judgement.checks_ran) ev.checks_ran.push_back({std::string(c.name), c.passed});
     ev.checks_not_run = s.judgement.checks_not_run;
+    assert(ev.checks_ran.size() == s.judgement.checks_ran.size() && ev.settled == s.settled);
 }
 
 // The foreground after the action: a single action's borrow goes back now; a batch keeps its held
 // borrow (F-5); after a background action the F-3 watch gives an app's grab back.
 void Tool::step_give_back(Step& s) {
+    assert(s.ev.delivered);
     const GuardConfig gc = detail::guard_config(config_, hooks_);
     Hold* hold = s.hold;
     if (s.borrow_here && s.borrow_here->borrowed) {
@@ -617,10 +654,12 @@ void Tool::step_give_back(Step& s) {
     if ((s.moved_before_borrow || s.moved_before_delivery || s.moved_while_pre_checks || s.hold_lost) && !s.ev.foreground.changed_by) {
         s.ev.foreground.changed_by = "another-window";
     }
+    assert(!s.hold_lost || s.ev.foreground.changed_by);  // F-4: reported by the step that saw it
     if (hold == nullptr) return;
     // Whoever holds the front now, if not the batch's own doing, is whom it is owed to (F-4).
     const FrontWindow now = front_window(s, desktop_.foreground(), hold->acted, need_batch);
     if (now.outsider()) hold->owner = now.id;
+    assert(!hold->borrow || hold->borrow->borrowed);  // F-5: kept in front for the rest of the batch
 }
 
 BackgroundFacts Tool::background_facts(const Step& s) {
@@ -644,11 +683,13 @@ BackgroundFacts Tool::background_facts(const Step& s) {
               : hold->owner == f.at_start.id      ? f.at_start
                                                   : front_window(s, hold->owner, s.acted_before, need_batch);
     f.owner.exists = hold->owner != no_window && desktop_.window(hold->owner).has_value();
+    assert(f.owner.id == hold->owner && (f.holds_borrow || !f.held_borrowed));
     return f;
 }
 
 // E-3: the element the step names and the focused element come back as refs, registered anew.
 void Tool::step_register_refs(Step& s) {
+    assert(!s.report.element_ref && !s.report.focused_ref);
     const Target& t = s.target;
     StepReport& rep = s.report;
     TreePtr tree_now;  // the window's tree as it is now, fetched once when needed
@@ -669,6 +710,7 @@ void Tool::step_register_refs(Step& s) {
             rep.element_ref = ref_now(*rep.element);  // a coordinate click's element, or the one its message went to
         }
     }
+    assert(!rep.element_ref || refs_.find(*rep.element_ref) != nullptr);  // E-3: registered, usable now
     const auto focus = hooks_.focused_after(desktop_, s.request.target, rep.element);
     if (!focus) return;
     if (rep.element && *focus == *rep.element && rep.element_ref) {
@@ -676,6 +718,7 @@ void Tool::step_register_refs(Step& s) {
         return;
     }
     rep.focused_ref = ref_now(*focus);
+    assert(!rep.focused_ref || refs_.find(*rep.focused_ref) != nullptr);
 }
 
 BatchReport Tool::batch(std::span<const Request> requests) {
@@ -707,12 +750,16 @@ BatchReport Tool::batch(std::span<const Request> requests) {
     // More than one borrow only when another window took the front in between (F-4).
     assert(out.give_backs <= out.borrows || out.borrows == 0);
     assert(out.steps.size() <= n);
+    assert(out.borrows <= 1 || hold.interfered);  // F-5: one borrow per batch, unless another window took it (F-4)
+    assert(!out.stopped_at || *out.stopped_at + 1 == out.steps.size());  // B-1: the stopping step is the last
     if (observer_ != nullptr) observer_->batch_ends(out);
     return out;
 }
 
 // F-5: give the held foreground back exactly once, on every path.
 void Tool::batch_give_back(BatchReport& out, Hold& hold) {
+    assert(out.foreground == ForegroundEvidence{});  // the batch's account is written here only
+    assert(!hold.borrow || hold.borrow->borrowed);
     const GuardConfig gc = detail::guard_config(config_, hooks_);
     const bool gives_back = hooks_.gives_back_on_failure() || !out.stopped_at.has_value();
     if (hold.borrow && gives_back) {
@@ -740,6 +787,8 @@ void Tool::batch_give_back(BatchReport& out, Hold& hold) {
     // them, F-4), unless a later borrow's give-back or the watch above says what happened after.
     if (out.foreground.unchanged && hold.lost && !hold.borrow) out.foreground = *hold.lost;
     if (hold.interfered) out.foreground.changed_by = "another-window";  // F-4: reported, not fought
+    assert(!gives_back || !hold.borrow);  // F-5: given back exactly once, on every path
+    assert(hold.give_backs <= hold.borrows);
 }
 
 }  // namespace deskcheck

@@ -142,6 +142,7 @@ WriteReading Tool::read_written(WindowId window, const WriteDeclaration& writes)
         if (const auto* found = std::get_if<Resolved>(&res)) out.value = desktop_.read_value(loc->window, found->element);
     }
     out.at_ms = desktop_.now_ms();
+    assert(!out.dirty && (!out.value || writes.ref));  // a text write is read through its ref only
     return out;
 }
 
@@ -159,6 +160,7 @@ std::optional<WriteReading> before_from_evidence(const StepReport& rep, const Wr
 }  // namespace
 
 void Tool::remember_step(const StepReport& rep) {
+    assert(sent_.size() <= sent_steps_max);
     const Request& r = rep.request;
     SentStep sent{r, rep.write_before, desktop_.now_ms(), rep.result.evidence.delivered, ++remembered_};
     if (!sent.before) {
@@ -167,9 +169,12 @@ void Tool::remember_step(const StepReport& rep) {
     }
     sent_.insert_or_assign(r.step, std::move(sent));
     while (sent_.size() > sent_steps_max) sent_.erase(sent_.begin());  // the oldest correlation ids first
+    assert(!sent_.empty() && sent_.size() <= sent_steps_max);  // B-3: bounded
+    assert(remembered_ >= sent_.size());  // at most one entry per step remembered
 }
 
 std::optional<BoundaryObservation> Tool::boundary_phase(const Request& r) {
+    assert(sent_.size() <= sent_steps_max);
     if (!r.depends_on) return std::nullopt;
     const auto dep = static_cast<std::int32_t>(*r.depends_on);
     BoundaryObservation obs;
@@ -214,6 +219,8 @@ std::optional<BoundaryObservation> Tool::boundary_phase(const Request& r) {
     obs.snapshot = boundary_snapshot(action, *obs.writes, after, obs.settled, obs.outcome);
     if (obs.before) obs.previous = boundary_previous(action, *obs.writes, *obs.before);
     obs.judgement = assess_observation_snapshot({action, contract, obs.snapshot, obs.previous ? &*obs.previous : nullptr});
+    // O-4: `observed` only on a fresh reading that shows the write done.
+    assert(!obs.proceeds() || (obs.settled && obs.outcome == WriteOutcome::Done));
     return obs;
 }
 

@@ -20,6 +20,7 @@ inline constexpr std::size_t owner_chain_max = 64;
 inline constexpr std::size_t poll_iterations_max = 10'000;
 
 bool request_with_retry(Desktop& desktop, WindowId w, bool& retried) {
+    assert(!retried);  // every caller passes a fresh flag: it tells of this call's retry only (F-1)
     if (desktop.request_foreground(w) == ForegroundAnswer::Granted) return true;
     Input f24;
     f24.method = DeliveryMethod::RealInput;
@@ -36,6 +37,7 @@ bool request_with_retry(Desktop& desktop, WindowId w, bool& retried) {
 
 // F-1: waits while the user's last input is younger than user_idle_ms, at most user_wait_ms_max.
 std::optional<TimeMs> wait_for_user(Desktop& desktop, const GuardConfig& config) {
+    assert(config.user_idle_ms >= 0 && config.user_wait_ms_max >= 0);
     const TimeMs start = desktop.now_ms();
     for (std::size_t i = 0; i < poll_iterations_max; ++i) {
         const TimeMs now = desktop.now_ms();
@@ -54,6 +56,7 @@ std::optional<TimeMs> wait_for_user(Desktop& desktop, const GuardConfig& config)
         desktop.wait_ms(std::max<TimeMs>(1, std::min(until_idle, until_limit)));
     }
     const TimeMs waited = desktop.now_ms() - start;
+    assert(waited >= 0);  // virtual time never goes back
     if (waited == 0) return std::nullopt;
     return waited;
 }
@@ -95,10 +98,14 @@ std::optional<Borrow> borrow_foreground(Desktop& desktop, WindowId target, const
     if (!request_with_retry(desktop, target, b.retried_after_refusal)) return std::nullopt;
     b.borrowed = true;
     b.started_ms = desktop.now_ms();
+    assert(b.prev != b.target);  // borrowed from another window, or from none
+    assert(!b.prev_focus || b.prev != no_window);
     return b;
 }
 
 ForegroundEvidence give_back(Desktop& desktop, const Borrow& borrow, const GuardConfig& config) {
+    // F-1: F24 retried only on the way to a borrow that moved the front (refused twice: no Borrow).
+    assert(borrow.borrowed || !borrow.retried_after_refusal);
     ForegroundEvidence ev;
     ev.waited_for_user_ms = borrow.waited_for_user_ms;
     ev.retried_after_refusal = borrow.retried_after_refusal;
@@ -108,6 +115,7 @@ ForegroundEvidence give_back(Desktop& desktop, const Borrow& borrow, const Guard
     ev.borrowed = true;
     ev.by = "tool";
     ev.duration_ms = desktop.now_ms() - borrow.started_ms;
+    assert(ev.duration_ms >= 0);
     const WindowId now_front = desktop.foreground();
     bool ours = related_to_target(desktop, now_front, borrow.target);
     for (const WindowId w : borrow.also_ours) ours = ours || related_to_target(desktop, now_front, w);
@@ -126,6 +134,7 @@ ForegroundEvidence give_back(Desktop& desktop, const Borrow& borrow, const Guard
 
 ForegroundEvidence give_back_and_watch(Desktop& desktop, const Borrow& borrow, const GuardConfig& config) {
     ForegroundEvidence ev = give_back(desktop, borrow, config);
+    assert(ev.borrowed == borrow.borrowed);
     if (!ev.borrowed) return ev;
     // Watch in every case (F-3): after a give-back; after one the desktop refused (the window left in
     // front is not asked for again until the front moves); and after leaving the front to a window
@@ -144,6 +153,7 @@ ForegroundEvidence give_back_and_watch(Desktop& desktop, const Borrow& borrow, c
         ev.retried_after_refusal = ev.retried_after_refusal || watched.retried_after_refusal;
     }
     policy_of(config).report(ev);
+    assert(ev.borrowed && ev.by == "tool");  // the watch adds to the tool's give-back, never replaces it (F-3)
     return ev;
 }
 
@@ -154,6 +164,7 @@ ForegroundEvidence watch_after_background_action(Desktop& desktop, WindowId targ
     WindowId given_up_on = refused_front;  // the desktop refused to move it: ask again only after the front moves
     const TimeMs start = desktop.now_ms();
     assert(config.app_watch_poll_ms > 0);
+    assert(config.app_watch_ms >= 0);
     WindowId expected = before;  // who should hold the front: moves by others are accepted (F-4)
     for (std::size_t i = 0; i < poll_iterations_max; ++i) {
         const WindowId front = desktop.foreground();
@@ -182,6 +193,9 @@ ForegroundEvidence watch_after_background_action(Desktop& desktop, WindowId targ
         if (desktop.now_ms() - start >= config.app_watch_ms) break;
         desktop.wait_ms(config.app_watch_poll_ms);
     }
+    // F-3: the watch reports only the app's grabs as borrows, each with a duration.
+    assert(ev.unchanged != ev.borrowed && (!ev.borrowed || ev.by == "app"));
+    assert(ev.duration_ms >= 0);
     return ev;
 }
 

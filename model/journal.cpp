@@ -127,8 +127,10 @@ std::string to_line(const JournalEntry& e) {
 }
 
 bool MemoryJournal::append(const std::string& line) {
+    assert(lines_.size() <= journal_lines_max);
     if (lines_.size() >= journal_lines_max) return false;
     lines_.push_back(line);
+    assert(!lines_.empty() && lines_.size() <= journal_lines_max);
     return true;
 }
 

@@ -9,6 +9,7 @@
 namespace deskcheck {
 
 std::string RefTable::add(Locator locator) {
+    assert(first_ == evicted_ + 1);  // refs count up from e1: the table holds the newest ones
     if (entries_.size() >= ref_table_max) {
         entries_.pop_front();
         ++first_;
@@ -16,10 +17,12 @@ std::string RefTable::add(Locator locator) {
     }
     entries_.push_back(std::move(locator));
     assert(entries_.size() <= ref_table_max);
+    assert(first_ == evicted_ + 1);
     return "e" + std::to_string(first_ + entries_.size() - 1);
 }
 
 const Locator* RefTable::find(std::string_view ref) const {
+    assert(first_ == evicted_ + 1 && entries_.size() <= ref_table_max);
     // Exactly "e" then decimal digits without a leading zero (the form add() hands out).
     if (ref.size() < 2 || ref.size() > 21 || ref[0] != 'e' || ref[1] == '0') return nullptr;
     std::uint64_t n = 0;

@@ -168,12 +168,18 @@ Point physical_to_client(const WindowInfo& w, Point p) {
 
 Tool::Tool(Desktop& desktop, const RuleSet& rules, ToolConfig config)
     : desktop_(desktop), rules_(rules), config_(config),
-      hooks_(config.hooks != nullptr ? *config.hooks : ToolHooks::specified()) {}
+      hooks_(config.hooks != nullptr ? *config.hooks : ToolHooks::specified()) {
+    // Every wait and watch is bounded and none is negative; the watch polls at a positive interval (F-3).
+    assert(config_.app_watch_poll_ms > 0 && config_.settle_poll_ms > 0);
+    assert(config_.user_idle_ms >= 0 && config_.user_wait_ms_max >= 0 && config_.app_watch_ms >= 0 &&
+           config_.settle_ms_max >= 0 && config_.reconcile_wait_ms >= 0 && config_.quiesce_ms_max >= 0);
+}
 
 SnapshotReport Tool::snapshot(WindowId window) {
     SnapshotReport out;
     out.window = window;
     const TreePtr tree_ptr = desktop_.element_tree(window);
+    assert(tree_ptr != nullptr);  // the port never answers a null tree
     const ElementTree& tree = *tree_ptr;
     auto locators = locators_of(tree);
     out.elements.reserve(locators.size());
@@ -182,6 +188,8 @@ SnapshotReport Tool::snapshot(WindowId window) {
         const ElementNode& n = tree.nodes[i];
         out.elements.push_back(ElementRef{refs_.add(std::move(*locators[i])), n.role, n.name, n.automation_id});
     }
+    assert(out.elements.size() <= locators.size());
+    assert(out.elements.empty() || refs_.find(out.elements.back().ref) != nullptr);  // E-1: the newest ref is never evicted
     return out;
 }
 
@@ -211,7 +219,9 @@ LaunchReport Tool::launch(std::string_view app) {
     }
     out.ok = true;
     out.window = claimed;
+    assert(before.count(*claimed) == 0);  // F-8: only a window that was not there before is claimed
     out.foreground = watch_after_background_action(desktop_, *claimed, before_front, guard_config(config_, hooks_));
+    assert(!out.foreground.borrowed || out.foreground.by == "app");  // the tool never borrows for a launch
     return out;
 }
 

@@ -67,9 +67,14 @@ std::size_t TaskReport::not_undoable() const {
 UndoTool::UndoTool(UndoPorts ports, const UndoPolicy* policy)
     : ports_(ports), policy_(policy != nullptr ? policy : &default_policy_) {
     assert(ports_.journal != nullptr);
+    assert(policy_ != nullptr);
 }
 
-bool UndoTool::journal(const JournalEntry& entry) { return ports_.journal->append(to_line(entry)); }
+bool UndoTool::journal(const JournalEntry& entry) {
+    assert(ports_.journal != nullptr && entry.step >= 1);
+    assert(entry.status == JournalStatus::Intent || !entry.before);  // only an intent carries the before-state
+    return ports_.journal->append(to_line(entry));
+}
 
 UndoTool::Outcome UndoTool::check_task(const Task& task) const {
     if (task.id.empty()) return {false, "the task has no id"};
@@ -83,11 +88,13 @@ UndoTool::Outcome UndoTool::check_task(const Task& task) const {
         if (file && !valid_path(s.path)) return {false, "bad path '" + s.path + "': it would leave the root", i + 1};
         if (s.op == StepOp::FileMove && !valid_path(s.to)) return {false, "bad path '" + s.to + "': it would leave the root", i + 1};
     }
+    assert(!task.id.empty() && task.steps.size() <= task_steps_max);
     return {};
 }
 
 // why a step could not be undone, decided before anything acts; nullopt: it can be.
 std::optional<std::string> UndoTool::not_undoable_reason(const TaskStep& step) {
+    assert(!is_file_op(step.op) && ports_.desktop != nullptr);  // check_task: a UI step has a desktop
     Desktop& d = *ports_.desktop;
     switch (step.op) {
         case StepOp::UiInvoke: return "invoking a button cannot be undone (irreversible)";
@@ -175,6 +182,8 @@ TaskReport UndoTool::run(const Task& task, const PostCheck& post_check) {
         const auto last = static_cast<std::uint32_t>(task.steps.size());
         journal({task.id, last, task.steps.back().op, JournalStatus::Done, std::nullopt, ""});
     }
+    assert(intents.size() == task.steps.size());  // every step was journaled ahead of its effect
+    assert(report.executed() == task.steps.size());
     finished_[task.id] = std::move(intents);
     return report;
 }
@@ -217,6 +226,8 @@ TaskReport UndoTool::undo(const std::string& task_id) {
     report.ok = report.undo_failed() == 0 && report.not_undoable() == 0;
     if (report.not_undoable() > 0) report.error = "some steps cannot be undone (irreversible, allowed by the task)";
     if (report.undo_failed() > 0) report.error = "some undos failed";
+    assert(finished_.find(task_id) == finished_.end());  // undone once: a second undo finds nothing
+    assert(report.ok || !report.error.empty());
     return report;
 }
 
@@ -255,6 +266,7 @@ std::vector<TaskReport> UndoTool::recover(const std::vector<JournalEntry>& journ
         if (!report.ok) report.error = "some undos failed";
         out.push_back(std::move(report));
     }
+    assert(out.size() <= order.size());  // at most one report per task
     return out;
 }
 
@@ -291,6 +303,7 @@ bool overlaps(const std::vector<std::string>& a, const std::vector<std::string>&
 // the failed one should have restored is not attempted (its state is not what it journaled) and is
 // reported failed as well: never "restored" on top of a state nobody knows.
 void UndoTool::rollback(std::vector<JournalEntry> intents, TaskReport& report) {
+    assert(intents.size() <= report.steps.size());  // every step undone has its report
     std::vector<std::string>& failed_keys = rollback_failed_keys_;  // undo_one reads them (remove_created)
     failed_keys.clear();
     const std::vector<std::size_t> order = policy_->undo_order(intents.size());

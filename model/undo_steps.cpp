@@ -17,6 +17,7 @@ std::string fs_error(std::string_view what, std::string_view path, FsError e) {
 // A file in the way is an error (NotAFolder).
 std::optional<FsError> missing_folders(Files& files, const std::vector<std::string>& candidates,
                                        std::vector<std::string>& out) {
+    assert(out.empty());
     bool missing = false;
     for (const std::string& folder : candidates) {
         if (!missing) {
@@ -27,6 +28,7 @@ std::optional<FsError> missing_folders(Files& files, const std::vector<std::stri
         }
         if (missing) out.push_back(folder);
     }
+    assert(out.size() <= candidates.size());  // only folders of the step's own path, top-down
     return std::nullopt;
 }
 
@@ -44,6 +46,8 @@ std::optional<std::string> invalid_path_of(const JournalEntry& intent) {
 }  // namespace
 
 UndoTool::Outcome UndoTool::capture(const TaskStep& step, Before& before) {
+    assert(before == Before{});  // read into a fresh before-state
+    assert(is_file_op(step.op) ? ports_.files != nullptr : ports_.desktop != nullptr);  // check_task
     before.path = step.path;
     before.to = step.to;
     before.window = step.window;
@@ -87,10 +91,13 @@ UndoTool::Outcome UndoTool::capture(const TaskStep& step, Before& before) {
     } else {
         before.irreversible = true;
     }
+    assert(step.op != StepOp::UiInvoke || before.irreversible);
     return {};
 }
 
 UndoTool::Outcome UndoTool::act(const TaskStep& step, const Before& before, std::uint32_t id) {
+    assert(id >= 1);
+    assert(before.path == step.path && before.window == step.window);  // captured for this very step
     if (is_file_op(step.op)) {
         Files& f = *ports_.files;
         for (const std::string& folder : before.created_folders) {
@@ -124,12 +131,14 @@ UndoTool::Outcome UndoTool::act(const TaskStep& step, const Before& before, std:
 // ValuePattern writes any value, "no value" included; the seed's fallback (select-all, then
 // paste over the selection, by edit messages) writes any text but never "no value".
 UndoTool::Outcome UndoTool::write_value(WindowId w, ElementId e, ValueWriter writer, const std::optional<std::string>& value) {
+    assert(ports_.desktop != nullptr);
     Desktop& d = *ports_.desktop;
     if (writer == ValueWriter::ValuePattern) {
         if (d.set_value(w, e, value) != DeliveryStatus::Delivered) return {false, "set value failed"};
         return {};
     }
     if (writer == ValueWriter::None) return {false, "the control has no set-value primitive and no fallback"};
+    assert(writer == ValueWriter::KeyboardFallback);
     if (!value) {  // every undo reads the current state first: a control that still has no value is restored
         const auto now = d.read_value_state(w, e);
         if (now && !*now) return {};
@@ -149,7 +158,10 @@ UndoTool::Outcome UndoTool::write_value(WindowId w, ElementId e, ValueWriter wri
 }
 
 UndoTool::Outcome UndoTool::remove_created(const std::vector<std::string>& created_top_down) {
+    assert(ports_.files != nullptr);
     Files& f = *ports_.files;
+    // undo_one checked the journal's folders first: none leaves the root.
+    assert(std::all_of(created_top_down.begin(), created_top_down.end(), [](const std::string& p) { return valid_path(p); }));
     for (const std::string& folder : policy_->folders_to_remove(created_top_down)) {
         const auto st = f.stat(folder);
         if (!st.ok() && st.error == FsError::NotFound) continue;  // never made (the step failed first)
@@ -172,6 +184,7 @@ UndoTool::Outcome UndoTool::remove_created(const std::vector<std::string>& creat
 }
 
 UndoTool::Outcome UndoTool::undo_one(const JournalEntry& intent) {
+    assert(intent.status == JournalStatus::Intent);
     assert(intent.before.has_value());
     const Before& b = *intent.before;
     if (intent.op == StepOp::UiMove) {

@@ -68,6 +68,7 @@ namespace {
 // too, the tool cannot tell that window from here and owes the one from before.
 ForegroundEvidence watched_reconcile_wait(Tool& tool, WindowId target, WindowId front_before_action,
                                           WindowId front_after_action, TimeMs wait_ms) {
+    assert(wait_ms >= 0);
     Desktop& desktop = tool.desktop();
     GuardConfig gc = detail::guard_config(tool.config(), tool.hooks());
     gc.app_watch_ms = wait_ms;
@@ -80,6 +81,7 @@ ForegroundEvidence watched_reconcile_wait(Tool& tool, WindowId target, WindowId 
     }
     ForegroundEvidence ev = watch_after_background_action(desktop, target, owed, gc, {}, refused_front);
     if (ev.borrowed || ev.changed_by) mark(Mark::front_moved_while_write_reconciled);
+    assert(!ev.borrowed || ev.by == "app");  // the wait borrows nothing: only an app's grab is put back (F-3)
     return ev;
 }
 
@@ -109,6 +111,7 @@ WriteReport write_once(Tool& tool, const WriteSpec& spec) {
     rep.step = tool.act_step(spec.action);  // the only time the write is sent
     const WindowId front_after_action = tool.desktop().foreground();
     rep.act = rep.step.result;
+    assert(rep.act.verdict.has_value() != rep.act.error.has_value());  // V-1: a verdict or an error
     rep.foreground = rep.step.result.evidence.foreground;
     const TimeMs sent_at = tool.desktop().now_ms();
     if (rep.act.error) {
@@ -144,6 +147,7 @@ WriteReport write_once(Tool& tool, const WriteSpec& spec) {
                                     read_settled(tool.rules().settles, bound, sent_at, reconciled.at_ms), rep.checks_ran,
                                     rep.checks_not_run);
     rep.escalate = rep.outcome == WriteOutcome::Unknown;
+    assert(rep.reconciled_by_reading && rep.watched_wait);  // W-4: doubt resolved by one more read, never a resend
     return rep;
 }
 

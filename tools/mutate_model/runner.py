@@ -443,7 +443,7 @@ def main(argv: List[str]) -> int:
     if not os.path.exists(os.path.join(bdir, "build.ninja")):
         env = dict(os.environ)
         conf = ["cmake", "-S", tree, "-B", bdir, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=RelWithDebInfo",
-                "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g0", "-DDESKCHECK_WERROR=OFF", "-DDESKCHECK_BUILD_TESTS=OFF"]
+                "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g0 -DNDEBUG", "-DDESKCHECK_WERROR=OFF", "-DDESKCHECK_BUILD_TESTS=OFF"]
         if shutil.which("ccache"):
             conf += ["-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"]
         r = subprocess.run(conf, capture_output=True, text=True)
