@@ -294,6 +294,23 @@ bool delivered_to_the_app(const sim::Scenario& scenario, const History& run, std
     return false;
 }
 
+// An input another step delivered at or before d's delivery to a window of that app, whose effects
+// may land, by the app's declared bound, after d was delivered: it may undo what d wrote (typing
+// that dirties the document again after the save), so a reading without d's write cannot tell
+// "never landed" from "landed and undone" (W-1).
+bool earlier_delivery_in_flight(const sim::Scenario& scenario, const History& run, std::uint32_t d, const BoundaryLedger& L,
+                                TimeMs d_delivered) {
+    const auto app = pid_of(scenario, L.window);
+    for (const auto& in : run.truth().delivered) {
+        if (in.at_ms > d_delivered || in.step == static_cast<std::int32_t>(d) || in.step == sim::no_step) continue;
+        for (const WindowId w : {in.window, in.hit_window}) {
+            const auto pid = pid_of(scenario, w);
+            if (w != no_window && (!app || !pid || *pid == *app) && in.at_ms + declared_bound_ms(scenario, w) > d_delivered) return true;
+        }
+    }
+    return false;
+}
+
 // An effect in [from, to] on what d writes, by anyone or any other step.
 bool written_by_another(const History& run, std::uint32_t d, const BoundaryLedger& L, TimeMs from, TimeMs to) {
     return std::any_of(run.truth().effects.begin(), run.truth().effects.end(), [&](const sim::Effect& e) {
@@ -494,7 +511,8 @@ std::optional<std::string> done_unfounded(const sim::Scenario& scenario, const H
 
 // C-4, W-1: the evidence decided "not done" — two clean readings, neither showing the write, the
 // second settled (past the declared bound under a rule set that settles; its promise, as data),
-// the write had not landed and nothing else could have written or undone it.
+// the write had not landed and nothing else could have written or undone it — no earlier delivery
+// to the app still due, by its declared bound, after d was delivered.
 std::optional<std::string> not_done_withheld(const sim::Scenario& scenario, const History& run, std::uint32_t d, const BoundaryLedger& L,
                                              const std::string& who, const std::string& of_d) {
     const auto& truth = run.truth();
@@ -508,7 +526,7 @@ std::optional<std::string> not_done_withheld(const sim::Scenario& scenario, cons
         return e.overrun && e.step == static_cast<std::int32_t>(d);
     });
     if (!settled || own_overrun || write_landed_by(truth, d, L.w, t) || delivered_to_the_app(scenario, run, d, L, *L.delivered, t) ||
-        written_by_another(run, d, L, L.before->at_ms, t)) {
+        written_by_another(run, d, L, L.before->at_ms, t) || earlier_delivery_in_flight(scenario, run, d, L, *L.delivered)) {
         return std::nullopt;
     }
     return who + " says " + of_d + " unknown, but its read at t=" + std::to_string(t) + (run.rules_settle ? ", past the app's declared bound," : "") +

@@ -548,6 +548,7 @@ std::optional<Error> Tool::step_deliver(Step& s) {
     // The foreground right before the delivery: what an app's grab is given back to (F-3). A move
     // by someone else while the tool waited (settle, user, quiesce) is reported, not undone (F-4).
     s.front_before = desktop_.foreground();
+    delivered_at_ = desktop_.now_ms();  // B-3: its effects land by this plus the app's bound
     s.moved_before_delivery = moved_by_another(false, s.tool_moved_front, s.front_at_start, s.front_before);
     if (s.moved_before_delivery && s.hold != nullptr && front_window(s, s.front_before, s.acted_before, need_batch).outsider()) {
         s.hold->owner = s.front_before;  // F-4: someone else moved the front while the tool waited
@@ -649,7 +650,9 @@ void Tool::step_give_back(Step& s) {
         const WindowId owed = owed_after_background_action(background_facts(s));
         // In a batch, a grab by any window the batch delivered to is the tool's doing too.
         const std::vector<WindowId> acted = hold != nullptr ? hold->acted : std::vector<WindowId>{};
-        s.ev.foreground = watch_after_background_action(desktop_, s.request.target, owed, gc, acted);
+        // The front as the step delivered: a move since, by someone else, is reported (F-4).
+        s.ev.foreground = watch_after_background_action(desktop_, s.request.target, owed, gc, acted, no_window,
+                                                        s.tool_moved_front ? no_window : s.front_before);
     }
     if ((s.moved_before_borrow || s.moved_before_delivery || s.moved_while_pre_checks || s.hold_lost) && !s.ev.foreground.changed_by) {
         s.ev.foreground.changed_by = "another-window";

@@ -162,7 +162,7 @@ std::optional<WriteReading> before_from_evidence(const StepReport& rep, const Wr
 void Tool::remember_step(const StepReport& rep) {
     assert(sent_.size() <= sent_steps_max);
     const Request& r = rep.request;
-    SentStep sent{r, rep.write_before, desktop_.now_ms(), rep.result.evidence.delivered, ++remembered_};
+    SentStep sent{r, rep.write_before, desktop_.now_ms(), before_read_at_, delivered_at_, rep.result.evidence.delivered, ++remembered_};
     if (!sent.before) {
         // P-1: stamped with when that reading was taken, not when the step ended.
         if (const auto w = declared_write(r)) sent.before = before_from_evidence(rep, *w, before_read_at_);
@@ -209,12 +209,23 @@ std::optional<BoundaryObservation> Tool::boundary_phase(const Request& r) {
     // either way). An app's effects land in its own windows only; a window gone is taken as the same app.
     const auto app_of = [&](WindowId w) { const auto info = desktop_.window(w); return info ? std::optional(info->pid) : std::nullopt; };
     const std::optional<ProcessId> written_app = app_of(sent.request.target);
-    const bool later_delivery = std::any_of(sent_.begin(), sent_.end(), [&](const auto& other) {
-        if (other.first == dep || !other.second.delivered || other.second.order <= sent.order) return false;
-        const std::optional<ProcessId> to = app_of(other.second.request.target);
+    const auto same_app = [&](const SentStep& other) {
+        const std::optional<ProcessId> to = app_of(other.request.target);
         return !written_app || !to || *to == *written_app;
+    };
+    const bool later_delivery = std::any_of(sent_.begin(), sent_.end(), [&](const auto& other) {
+        return other.first != dep && other.second.delivered && other.second.order > sent.order && same_app(other.second);
     });
     if (later_delivery) obs.outcome = WriteOutcome::Unknown;
+    // An earlier one whose effects may land, by its app's declared bound, after this step was sent
+    // can undo what it wrote (typing that dirties the document again after the save): a reading
+    // without the write cannot tell that from a write that never landed (W-1: not_done unknown).
+    const bool earlier_in_flight = std::any_of(sent_.begin(), sent_.end(), [&](const auto& other) {
+        if (other.first == dep || !other.second.delivered || other.second.order >= sent.order || !same_app(other.second)) return false;
+        const auto other_bound = desktop_.declared_latency_ms(other.second.request.target);
+        return !other_bound || other.second.delivered_ms + *other_bound > sent.delivered_ms;
+    });
+    if (earlier_in_flight && obs.outcome == WriteOutcome::NotDone) obs.outcome = WriteOutcome::Unknown;
     const ObservedAction action = boundary_action(obs.dependency, *obs.writes, sent.request.target);
     obs.snapshot = boundary_snapshot(action, *obs.writes, after, obs.settled, obs.outcome);
     if (obs.before) obs.previous = boundary_previous(action, *obs.writes, *obs.before);

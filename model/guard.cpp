@@ -159,19 +159,31 @@ ForegroundEvidence give_back_and_watch(Desktop& desktop, const Borrow& borrow, c
 
 ForegroundEvidence watch_after_background_action(Desktop& desktop, WindowId target, WindowId before,
                                                  const GuardConfig& config, const std::vector<WindowId>& also_ours,
-                                                 WindowId refused_front) {
+                                                 WindowId refused_front, WindowId front_seen) {
     ForegroundEvidence ev;
     WindowId given_up_on = refused_front;  // the desktop refused to move it: ask again only after the front moves
     const TimeMs start = desktop.now_ms();
     assert(config.app_watch_poll_ms > 0);
     assert(config.app_watch_ms >= 0);
     WindowId expected = before;  // who should hold the front: moves by others are accepted (F-4)
+    const auto is_ours = [&](WindowId w) {
+        bool ours = related_to_target(desktop, w, target);
+        for (const WindowId o : also_ours) ours = ours || related_to_target(desktop, w, o);
+        return ours;
+    };
+    WindowId seen = front_seen != no_window ? front_seen : desktop.foreground();  // the front as last seen
     for (std::size_t i = 0; i < poll_iterations_max; ++i) {
         const WindowId front = desktop.foreground();
         if (front != given_up_on) given_up_on = no_window;
+        // F-4: someone else moved the front, even onto the window it is owed to (a give-back the
+        // desktop refused earlier, done by the user's click): reported as it happened, left alone.
+        if (front != seen && front == expected && !is_ours(front)) {
+            mark(Mark::another_window_left_alone);
+            ev.changed_by = "another-window";
+        }
+        seen = front;
         if (front != expected && front != given_up_on) {
-            bool ours = related_to_target(desktop, front, target);
-            for (const WindowId w : also_ours) ours = ours || related_to_target(desktop, front, w);
+            const bool ours = is_ours(front);
             if (!ours) {
                 mark(Mark::another_window_left_alone);
                 ev.changed_by = "another-window";  // F-4: report it, leave it, keep watching
@@ -184,6 +196,7 @@ ForegroundEvidence watch_after_background_action(Desktop& desktop, WindowId targ
                 ev.by = "app";  // F-3: not a failure
                 mark(Mark::app_grab_put_back);
                 ev.restored = expected != no_window && request_with_retry(desktop, expected, retried);
+                seen = desktop.foreground();  // the watch's own request moved it
                 ev.retried_after_refusal = ev.retried_after_refusal || retried;
                 ev.duration_ms = desktop.now_ms() - taken_at;
                 // Refused even after F24: keep watching to the end, another grab may follow (F-3).

@@ -54,11 +54,13 @@ ForegroundEvidence give_back(Desktop& desktop, const Borrow& borrow, const Guard
 ForegroundEvidence give_back_and_watch(Desktop& desktop, const Borrow& borrow, const GuardConfig& config);
 
 // F-3: after a background action, watch for the app taking the foreground (target, same process,
-// or a popup the target owns); give it back and record by:"app". Unrelated changes are reported.
+// or a popup the target owns); give it back and record by:"app". Unrelated changes are reported,
+// a move onto `before` too when someone else made it: `front_seen` is the front as the caller last
+// saw it (no_window: as the watch finds it), so that a move since then is seen.
 ForegroundEvidence watch_after_background_action(Desktop& desktop, WindowId target, WindowId before,
                                                  const GuardConfig& config,
                                                  const std::vector<WindowId>& also_ours = {},
-                                                 WindowId refused_front = no_window);
+                                                 WindowId refused_front = no_window, WindowId front_seen = no_window);
 
 // True when `w` is the target, a window of the target's process, or owned (transitively) by it.
 bool related_to_target(Desktop& desktop, WindowId w, WindowId target);

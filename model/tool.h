@@ -192,11 +192,14 @@ private:
         Request request;
         std::optional<WriteReading> before;
         TimeMs ended_ms = 0;
+        TimeMs began_ms = 0;      // when its reading before was taken: it was sent no earlier
+        TimeMs delivered_ms = 0;  // when it was sent (delivered steps)
         bool delivered = false;
         std::uint64_t order = 0;  // the how-many-th step remembered: "later" even within one millisecond
     };
     std::map<std::int32_t, SentStep> sent_;
     std::uint64_t remembered_ = 0;
+    TimeMs delivered_at_ = 0;    // when the last delivered step was sent
     TimeMs before_read_at_ = 0;  // when the last step's evidence `before` was read (its boundary reading's time)
 };
 
