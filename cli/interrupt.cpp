@@ -1,5 +1,8 @@
 #include "cli/interrupt.h"
 
+#include <algorithm>
+#include <iostream>
+
 #include <csignal>
 
 #include "cli/files.h"
@@ -59,6 +62,15 @@ std::string signal_name(int signal) {
     if (signal == SIGINT) return "SIGINT";
     if (signal == SIGTERM) return "SIGTERM";
     return "signal " + std::to_string(signal);
+}
+
+std::function<void(std::uint32_t, std::uint32_t)> campaign_progress() {
+    return [next_report = std::uint32_t{0}](std::uint32_t done, std::uint32_t total) mutable {
+        if (done * 10 >= next_report * total || done == total) {
+            std::cerr << "  progress: " << done << "/" << total << " cases" << std::endl;
+            next_report = done * 10 / std::max<std::uint32_t>(1, total) + 1;
+        }
+    };
 }
 
 }  // namespace deskcheck::cli

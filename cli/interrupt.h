@@ -5,6 +5,7 @@
 // 143 for SIGTERM.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -36,5 +37,9 @@ std::function<bool()> stop_on_interrupt();
 std::string interrupted_line(const std::string& progress, const std::string& what = "the rows so far");
 nlohmann::ordered_json interrupted_json();
 int exit_code_or(int otherwise);
+
+// A campaign's progress on stderr, a line at every tenth of the cases and at the end:
+// "  progress: DONE/TOTAL cases".
+std::function<void(std::uint32_t done, std::uint32_t total)> campaign_progress();
 
 }  // namespace deskcheck::cli

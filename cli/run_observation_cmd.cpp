@@ -114,13 +114,7 @@ int run_observation(Args& args) {
     install_interrupt_handlers();
     o.stop = [] { return interrupted(); };
     std::cerr << "deskcheck run: seed=" << o.seed << " cases=" << o.cases << " first_case=" << o.first_case << " rules=observation" << std::endl;
-    std::uint32_t next_report = 0;
-    o.progress = [&next_report](std::uint32_t done, std::uint32_t total) {
-        if (done * 10 >= next_report * total || done == total) {
-            std::cerr << "  progress: " << done << "/" << total << " cases" << std::endl;
-            next_report = done * 10 / std::max<std::uint32_t>(1, total) + 1;
-        }
-    };
+    o.progress = campaign_progress();
     const auto started = Clock::now();
     const auto r = props::run_observation_campaign(o);
     const double seconds = std::chrono::duration<double>(Clock::now() - started).count();

@@ -14,24 +14,10 @@ constexpr std::int32_t cell_width = 24;   // filler controls: a grid of small ce
 constexpr std::int32_t cell_height = 12;
 constexpr std::int32_t grid_top = 120;    // below the edit, the feed and the post button
 
-Rect rect(std::int32_t left, std::int32_t top, std::int32_t width, std::int32_t height) {
-    return Rect{left, top, left + width, top + height};
-}
-
 Rect window_bounds(std::size_t index) {
     // Staggered over the primary monitor, window 1 on top at the origin.
     const auto offset = static_cast<std::int32_t>(index) * 40;
     return rect(offset, offset, window_width, window_height);
-}
-
-Control plain(ElementId id, ControlKind kind, std::string role, Rect bounds) {
-    Control c;
-    c.id = id;
-    c.kind = kind;
-    c.role = std::move(role);
-    c.name = "c" + std::to_string(id);
-    c.bounds = bounds;
-    return c;
 }
 
 // The first window: the growing edit, a feed and the post button that posts into it.
@@ -42,12 +28,12 @@ Window first_window() {
     w.bounds = window_bounds(0);
     w.class_name = "Notepad";
     w.title = "largest";
-    Control edit = plain(largest_scenario_edit, ControlKind::Edit, "Edit", rect(10, 10, 1500, 30));
+    Control edit = plain_control(largest_scenario_edit, ControlKind::Edit, "Edit", rect(10, 10, 1500, 30));
     edit.value = growth_text("initial value", text_length_max);
     edit.selection = Selection{static_cast<std::int64_t>(edit.value.size()), 0};  // the caret at the end
     w.controls.push_back(edit);
-    w.controls.push_back(plain(2, ControlKind::Feed, "Text", rect(10, 50, 1500, 30)));
-    Control post = plain(3, ControlKind::PostButton, "Button", rect(10, 90, 100, 20));
+    w.controls.push_back(plain_control(2, ControlKind::Feed, "Text", rect(10, 50, 1500, 30)));
+    Control post = plain_control(3, ControlKind::PostButton, "Button", rect(10, 90, 100, 20));
     post.feed = 2;
     post.comment = growth_text("comment", text_length_max);
     w.controls.push_back(post);
@@ -113,7 +99,7 @@ Control filler(std::size_t wi, std::size_t n, ElementId id) {
     const Rect bounds = window_bounds(wi);
     const Rect r = rect(bounds.left + 10 + column * cell_width, bounds.top + grid_top + row * (cell_height + 4),
                         cell_width - 4, cell_height);
-    return n % 2 == 0 ? plain(id, ControlKind::Button, "Button", r) : plain(id, ControlKind::Toggle, "CheckBox", r);
+    return n % 2 == 0 ? plain_control(id, ControlKind::Button, "Button", r) : plain_control(id, ControlKind::Toggle, "CheckBox", r);
 }
 
 // The skeleton with `count` filler controls, spread over the windows (window 1 first), each
@@ -134,6 +120,20 @@ Scenario with_fillers(Scenario s, std::size_t count) {
 std::size_t canonical_bytes(const Scenario& s) { return encode_scenario_text(s).size(); }
 
 }  // namespace
+
+Rect rect(std::int32_t left, std::int32_t top, std::int32_t width, std::int32_t height) {
+    return Rect{left, top, left + width, top + height};
+}
+
+Control plain_control(ElementId id, ControlKind kind, std::string role, Rect bounds) {
+    Control c;
+    c.id = id;
+    c.kind = kind;
+    c.role = std::move(role);
+    c.name = "c" + std::to_string(id);
+    c.bounds = bounds;
+    return c;
+}
 
 std::string growth_text(const std::string& tag, std::size_t bytes) {
     // "tag é line N\x01 " repeated: ASCII, a two-byte code point and a control byte per line.

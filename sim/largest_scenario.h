@@ -27,6 +27,11 @@ inline constexpr ElementId largest_scenario_edit = 1;
 // code points and the odd control byte), different for every `tag`.
 std::string growth_text(const std::string& tag, std::size_t bytes);
 
+// A rectangle from its corner and size; a control of `kind` named "c<id>" with nothing else set
+// (the benchmark scenarios' building blocks, sim/scaled_scenario.h too).
+Rect rect(std::int32_t left, std::int32_t top, std::int32_t width, std::int32_t height);
+Control plain_control(ElementId id, ControlKind kind, std::string role, Rect bounds);
+
 // The scenario. Deterministic: the same bytes on every call and every compiler.
 Scenario largest_valid_scenario();
 

@@ -15,24 +15,12 @@ constexpr std::size_t base_events = 4;
 constexpr std::size_t base_controls = 4;
 constexpr std::size_t base_text = text_length_max / 16;
 
-Rect rect(std::int32_t left, std::int32_t top, std::int32_t width, std::int32_t height) { return Rect{left, top, left + width, top + height}; }
-
-Control control(ElementId id, ControlKind kind, std::string role, Rect bounds) {
-    Control c;
-    c.id = id;
-    c.kind = kind;
-    c.role = std::move(role);
-    c.name = "c" + std::to_string(id);
-    c.bounds = bounds;
-    return c;
-}
-
 // Grid cell `n` below the edit: buttons and toggles, 16 to a row.
 Control grid_control(std::size_t n) {
     const auto column = static_cast<std::int32_t>(n % 16);
     const auto row = static_cast<std::int32_t>(n / 16);
     const ControlKind kind = n % 2 == 0 ? ControlKind::Button : ControlKind::Toggle;
-    return control(static_cast<ElementId>(10 + n), kind, n % 2 == 0 ? "Button" : "CheckBox", rect(10 + column * 48, 80 + row * 24, 40, 16));
+    return plain_control(static_cast<ElementId>(10 + n), kind, n % 2 == 0 ? "Button" : "CheckBox", rect(10 + column * 48, 80 + row * 24, 40, 16));
 }
 
 }  // namespace
@@ -70,7 +58,7 @@ Scenario scaled_scenario(ScalingDimension d, std::uint32_t factor) {
     w.bounds = rect(0, 0, 1600, 900);
     w.class_name = "Notepad";
     w.title = "scaled";
-    Control edit = control(1, ControlKind::Edit, "Edit", rect(10, 10, 1500, 30));
+    Control edit = plain_control(1, ControlKind::Edit, "Edit", rect(10, 10, 1500, 30));
     edit.value = growth_text("initial value", text);
     edit.selection = Selection{static_cast<std::int64_t>(edit.value.size()), 0};
     w.controls.push_back(edit);
