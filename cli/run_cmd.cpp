@@ -220,10 +220,7 @@ int cmd_run(const Argv& argv) {
     props::RunOptions ro;
     std::string rules = "current";
     if (args.ok()) parse_run_options(args, ro, rules);
-    const auto seed = args.number("--seed");
-    const auto cases = args.number("--cases");
-    if (cases && (*cases == 0 || *cases > cases_max)) args.fail("--cases must lie in 1.." + std::to_string(cases_max));
-    const auto first_case = args.number("--first-case", 0, std::numeric_limits<std::uint32_t>::max() - cases_max);
+    const CampaignSlice slice = parse_campaign_slice(args, cases_max);
     if (const auto p = args.option("--property")) {
         if (props::find_check(*p) == nullptr) {
             args.fail("unknown property '" + printable(*p, 60) + "' (expected one of: " + property_list() + ")");
@@ -232,14 +229,12 @@ int cmd_run(const Argv& argv) {
     }
     if (!args.positional().empty()) args.fail("unexpected argument '" + printable(args.positional().front(), 60) + "'");
     if (!args.ok()) return usage_error("run", args.error());
-    const fs::path out_dir = args.option("--out").value_or("counterexamples");
-    if (const auto e = check_output_dir(out_dir)) {
-        std::cerr << "deskcheck run: --out " << e->message << "\n";
-        return exit_infrastructure;
-    }
-    o.seed = seed.value_or(1);
-    o.cases = static_cast<std::uint32_t>(cases.value_or(200));
-    o.first_case = static_cast<std::uint32_t>(first_case.value_or(0));
+    const auto out = campaign_out_dir(args);
+    if (!out) return exit_infrastructure;
+    const fs::path& out_dir = *out;
+    o.seed = slice.seed;
+    o.cases = slice.cases;
+    o.first_case = slice.first_case;
     o.rules = rules;
     o.tool = ro.tool;
     o.mutation = ro.mutation;

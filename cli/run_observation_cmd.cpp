@@ -15,6 +15,7 @@
 #include "cli/observation_file.h"
 #include "cli/report.h"
 #include "cli/run_observation.h"
+#include "cli/run_options.h"
 #include "harness/observation_campaign.h"
 
 namespace deskcheck::cli {
@@ -85,10 +86,7 @@ void print_json(const props::ObservationCampaignOptions& o, const props::Observa
 
 int run_observation(Args& args) {
     props::ObservationCampaignOptions o;
-    const auto seed = args.number("--seed");
-    const auto cases = args.number("--cases");
-    if (cases && (*cases == 0 || *cases > observation_cases_max)) args.fail("--cases must lie in 1.." + std::to_string(observation_cases_max));
-    const auto first_case = args.number("--first-case", 0, std::numeric_limits<std::uint32_t>::max() - observation_cases_max);
+    const CampaignSlice slice = parse_campaign_slice(args, observation_cases_max);
     if (const auto p = args.option("--property")) {
         if (!props::is_observation_property(*p)) {
             std::string names;
@@ -101,14 +99,11 @@ int run_observation(Args& args) {
     if (args.option("--digests")) args.fail("--digests is for the desktop campaign (a trace per case); the observation campaign has none");
     if (!args.positional().empty()) args.fail("unexpected argument '" + printable(args.positional().front(), 60) + "'");
     if (!args.ok()) return usage_error("run", args.error());
-    const std::filesystem::path out_dir = args.option("--out").value_or("counterexamples");
-    if (const auto e = check_output_dir(out_dir)) {
-        std::cerr << "deskcheck run: --out " << e->message << "\n";
-        return exit_infrastructure;
-    }
-    o.seed = seed.value_or(1);
-    o.cases = static_cast<std::uint32_t>(cases.value_or(200));
-    o.first_case = static_cast<std::uint32_t>(first_case.value_or(0));
+    const auto out_dir = campaign_out_dir(args);
+    if (!out_dir) return exit_infrastructure;
+    o.seed = slice.seed;
+    o.cases = slice.cases;
+    o.first_case = slice.first_case;
     o.shrink = !args.flag("--no-shrink");
     o.stop_at_first_violation = args.flag("--first-violation");
     install_interrupt_handlers();
@@ -118,7 +113,7 @@ int run_observation(Args& args) {
     const auto started = Clock::now();
     const auto r = props::run_observation_campaign(o);
     const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
-    const WrittenFiles w = write_all(r, o, out_dir);
+    const WrittenFiles w = write_all(r, o, *out_dir);
     const int signal = interrupted_by();
     if (args.flag("--json")) print_json(o, r, w, seconds, signal);
     else print_text(o, r, w, seconds, signal);
