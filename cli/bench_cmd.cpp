@@ -82,21 +82,7 @@ std::vector<sim::Scenario> population(std::uint32_t cases) {
     return out;
 }
 
-props::RunOptions bench_options() {
-    props::RunOptions o;
-    o.rules = &current_rules();
-    o.agent_retries = true;
-    o.trace = false;  // as in campaigns and fuzzing
-    return o;
-}
 
-std::uint32_t run_checks(const sim::Scenario& s, const props::RunResult& run) {
-    std::uint32_t judged = 0;
-    for (const auto& c : props::all_checks()) {
-        if (c.fn != nullptr) judged += c.fn(s, run).judged;
-    }
-    return judged;
-}
 
 // ---- where the time goes ------------------------------------------------------------------------
 
@@ -178,7 +164,7 @@ void replica_run(const sim::Scenario& s, Phases& p, double overhead_s) {
 Phases time_phases(const std::vector<sim::Scenario>& pop) {
     Phases p;
     const double overhead_s = timer_overhead_s();
-    const props::RunOptions options = bench_options();
+    const props::RunOptions options = bench_options(false);
     std::uint64_t sink = 0;
     for (const auto& s : pop) {
         auto t0 = Clock::now();
@@ -197,7 +183,7 @@ Phases time_phases(const std::vector<sim::Scenario>& pop) {
 }
 
 double scenarios_per_second(const std::vector<sim::Scenario>& pop) {
-    const props::RunOptions options = bench_options();
+    const props::RunOptions options = bench_options(false);
     std::uint64_t sink = 0;
     const auto t0 = Clock::now();
     for (const auto& s : pop) sink += run_checks(s, props::run_scenario(s, options));

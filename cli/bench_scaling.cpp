@@ -45,22 +45,7 @@ struct Row {
     std::optional<double> memory_exponent;  // none: not measured
 };
 
-props::RunOptions options(bool trace) {
-    props::RunOptions o;
-    o.rules = &current_rules();
-    o.agent_retries = true;
-    o.trace = trace;
-    return o;
-}
-
-std::uint32_t run_once(const sim::Scenario& s, bool trace) {
-    const props::RunResult run = props::run_scenario(s, options(trace));
-    std::uint32_t judged = 0;
-    for (const auto& c : props::all_checks()) {
-        if (c.fn != nullptr) judged += c.fn(s, run).judged;
-    }
-    return judged;
-}
+std::uint32_t run_once(const sim::Scenario& s, bool trace) { return run_checks(s, props::run_scenario(s, bench_options(trace))); }
 
 double median_us(const sim::Scenario& s, std::uint64_t repeats) {
     std::vector<double> us;
@@ -169,6 +154,22 @@ nlohmann::ordered_json rows_json(const std::vector<Row>& rows) {
 }
 
 }  // namespace
+
+props::RunOptions bench_options(bool trace) {
+    props::RunOptions o;
+    o.rules = &current_rules();
+    o.agent_retries = true;
+    o.trace = trace;
+    return o;
+}
+
+std::uint32_t run_checks(const sim::Scenario& s, const props::RunResult& run) {
+    std::uint32_t judged = 0;
+    for (const auto& c : props::all_checks()) {
+        if (c.fn != nullptr) judged += c.fn(s, run).judged;
+    }
+    return judged;
+}
 
 int bench_scaling(bool json, std::uint64_t repeats) {
     std::vector<Row> rows;

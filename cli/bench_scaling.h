@@ -2,7 +2,15 @@
 
 #include <cstdint>
 
+#include "harness/run.h"
+#include "sim/scenario.h"
+
 namespace deskcheck::cli {
+
+// What both benchmarks run: the `current` rules, the W-2 agent on, the trace only when asked (off
+// as in campaigns and fuzzing); and every check but `deterministic` on the run (the items judged).
+props::RunOptions bench_options(bool trace);
+std::uint32_t run_checks(const sim::Scenario& s, const props::RunResult& run);
 
 // `deskcheck bench --scaling`: time and peak memory of one run (the tool, every check but
 // `deterministic`) on scenarios grown 1x, 4x and 16x along each dimension (sim/scaled_scenario.h),
