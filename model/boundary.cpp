@@ -162,7 +162,7 @@ std::optional<WriteReading> before_from_evidence(const StepReport& rep, const Wr
 void Tool::remember_step(const StepReport& rep) {
     assert(sent_.size() <= sent_steps_max);
     const Request& r = rep.request;
-    SentStep sent{r, rep.write_before, desktop_.now_ms(), before_read_at_, delivered_at_, rep.result.evidence.delivered, ++remembered_};
+    SentStep sent{r, rep.write_before, desktop_.now_ms(), delivered_at_, rep.result.evidence.delivered, ++remembered_};
     if (!sent.before) {
         // P-1: stamped with when that reading was taken, not when the step ended.
         if (const auto w = declared_write(r)) sent.before = before_from_evidence(rep, *w, before_read_at_);

@@ -192,7 +192,6 @@ private:
         Request request;
         std::optional<WriteReading> before;
         TimeMs ended_ms = 0;
-        TimeMs began_ms = 0;      // when its reading before was taken: it was sent no earlier
         TimeMs delivered_ms = 0;  // when it was sent (delivered steps)
         bool delivered = false;
         std::uint64_t order = 0;  // the how-many-th step remembered: "later" even within one millisecond
