@@ -22,6 +22,25 @@ inline constexpr int exit_out_of_memory = 3;
 // or one no file recorded).
 inline constexpr int exit_not_reproduced = 4;
 
+// The exit codes every command shares, documented once (`deskcheck help` prints this table, and
+// docs/cli.md is its `--markdown`). A command uses the codes whose cases it has; none gives a code
+// another meaning.
+struct ExitCodeRow {
+    const char* codes;
+    const char* meaning;
+};
+inline constexpr ExitCodeRow exit_code_table[] = {
+    {"0", "done: every property holds, every output written, every recorded outcome reproduced"},
+    {"1", "a property is violated (a check fired on the tool), or a campaign gave up judging"},
+    {"2", "bad usage or bad input: one line on stderr naming the option or the file (and where in it)"},
+    {"3", "out of memory: one line on stderr, never an abort"},
+    {"4", "a recorded outcome did not reproduce (replay, judge-snapshot)"},
+    {"5", "an output could not be written, or the infrastructure failed (a folder, a fuzz build, a child)"},
+    {"6", "another nightly runs in this checkout (nightly without --wait)"},
+    {"7", "a fuzz crash that is not a property violation: a sanitizer finding (nightly)"},
+    {"130 / 143", "interrupted by SIGINT / SIGTERM: what was done so far is printed or written"},
+};
+
 struct UsageError {
     std::string message;
 };

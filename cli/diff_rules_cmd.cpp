@@ -54,7 +54,8 @@ int cmd_diff_rules(const Argv& argv) {
         std::cout << "usage: deskcheck diff-rules A B [--all] [--json]\n"
                      "judges a fixed catalogue of situations with both rule sets; the situations whose verdict\n"
                      "differs are grouped by action kind and by the pair of rules that decided them, with a count\n"
-                     "and the shortest example of each group. --all lists every situation too.\n";
+                     "and the shortest example of each group. --all lists every situation too.\n"
+                     "exit: 0 printed (whether or not verdicts differ), 2 bad usage (an unknown rule set)\n";
         return exit_ok;
     }
     if (args.positional().size() != 2) return usage_error("diff-rules", "expects two rule set names, e.g. diff-rules published current");

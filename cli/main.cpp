@@ -1,5 +1,7 @@
 // deskcheck: the command line. Each subcommand lives in its own *_cmd.cpp.
 #include <cstring>
+#include <iomanip>
+#include <sstream>
 #include <exception>
 #include <iostream>
 #include <new>
@@ -17,24 +19,27 @@ namespace {
 
 struct Command {
     std::string_view name;
-    std::string_view synopsis;
+    std::string_view summary;  // what it does, in one line; `deskcheck NAME --help` says the rest
     int (*run)(const deskcheck::cli::Argv&);
 };
 
+using namespace deskcheck::cli;
+
+// In the order a user meets them: a campaign, its counterexamples, the rules, the other measures.
 constexpr Command commands[] = {
-    {"rules", "rules [--rules published|current|observation] [--json]   print a rule set's verdict table, or the ten observation rules", deskcheck::cli::cmd_rules},
-    {"run", "run [--seed S] [--cases N] [--rules R] [--property P] [--json]   a property campaign over generated desktops", deskcheck::cli::cmd_run},
-    {"case", "case --seed S --index K [--out FILE]     the scenario of one case of a campaign, for replay", deskcheck::cli::cmd_case},
-    {"replay", "replay FILE... [--json] [--html OUT.html] replay scenario files: timeline (text, or an HTML page), evidence, judgement", deskcheck::cli::cmd_replay},
-    {"shrink", "shrink FILE --property P [--out F] [--max-attempts N]   shrink a scenario keeping property P violated", deskcheck::cli::cmd_shrink},
-    {"nightly", "nightly [--minutes M] [--jobs N] [--json] [--wait]   the main job: property campaign + fuzzing + summary", deskcheck::cli::cmd_nightly},
-    {"convert", "convert CRASH [--out DIR] [--json]       a fuzz_batch crash -> a shrunk counterexample JSON", deskcheck::cli::cmd_convert},
-    {"bench", "bench [--json] [--repeats N]             scenarios/s, verdicts/s, where the time goes", deskcheck::cli::cmd_bench},
-    {"diff-rules", "diff-rules A B [--json]                   situations whose verdict differs between two rule sets", deskcheck::cli::cmd_diff_rules},
-    {"judge-snapshot", "judge-snapshot FILE|- [--json]            judge an observation snapshot (JSON) by the ten observation rules", deskcheck::cli::cmd_judge_snapshot},
-    {"r0", "r0 [--json] [--adapter deskcheck|naive] | r0 campaign [--cases N]   R0: what a failed run leaves behind (undo journal bench)", deskcheck::cli::cmd_r0},
-    {"claims", "claims [--json|--markdown] | claims --prove [--cases N]   every report field, the fact it states, the check that judges it both ways", deskcheck::cli::cmd_claims},
-    {"mutate-rules", "mutate-rules [--rules R] [--cases N] [--seed S] [--json]   which verdict rows do the checks protect? (mutation testing)", deskcheck::cli::cmd_mutate_rules},
+    {"run", "a property campaign over generated desktops (or observation cases), counterexamples shrunk and written", cmd_run},
+    {"replay", "replay counterexample or scenario files: timeline (text or an HTML page), evidence, judgement", cmd_replay},
+    {"shrink", "shrink a scenario while it keeps violating one property", cmd_shrink},
+    {"case", "the scenario of one case of a campaign, as a file replay takes", cmd_case},
+    {"rules", "a rule set's verdict table, or the ten observation rules", cmd_rules},
+    {"diff-rules", "the situations whose verdict differs between two rule sets", cmd_diff_rules},
+    {"mutate-rules", "which rule rows do the checks protect? mutation testing of the rule tables", cmd_mutate_rules},
+    {"judge-snapshot", "judge an observation snapshot (JSON) by the ten observation rules", cmd_judge_snapshot},
+    {"claims", "every report field, the fact it states, the check that judges it both ways", cmd_claims},
+    {"r0", "R0: what a failed run leaves behind, and whether undo restores it", cmd_r0},
+    {"nightly", "the main job: property campaigns, R0, mutate-rules, fuzzing, a summary", cmd_nightly},
+    {"convert", "a fuzz crash -> a shrunk counterexample file", cmd_convert},
+    {"bench", "scenarios/s, verdicts/s, where the time goes; --scaling: the cost's growth", cmd_bench},
 };
 
 // S-8: running out of memory ends in one line and exit 3, never an abort. Written with write(2):
@@ -73,12 +78,61 @@ void write_stderr(const char* text) {
 }
 
 void print_usage(std::ostream& out) {
-    out << "usage: deskcheck <command> [options]\n\ncommands:\n";
-    for (const auto& c : commands) out << "  " << c.synopsis << "\n";
-    out << "\nexit codes: 0 ok, 1 a property is violated, 2 bad usage or bad input, 3 out of memory,\n"
-           "  4 a recorded outcome did not reproduce (replay, judge-snapshot), 5 an output could not be written,\n"
-           "  130 / 143 interrupted by SIGINT / SIGTERM\n"
-           "  (nightly has its own table: see deskcheck nightly --help)\n";
+    out << "usage: deskcheck <command> [options]     deskcheck <command> --help: its options and exit codes\n"
+           "       deskcheck help --markdown         this reference and every command's --help, as docs/cli.md\n\n"
+           "commands:\n";
+    for (const auto& c : commands) out << "  " << std::left << std::setw(16) << c.name << c.summary << "\n";
+    out << "\nexit codes, shared by every command:\n";
+    for (const auto& e : exit_code_table) out << "  " << std::left << std::setw(11) << e.codes << e.meaning << "\n";
+}
+
+// A command's --help text, as it prints it.
+std::string help_of(const Command& c) {
+    std::ostringstream text;
+    std::streambuf* const saved = std::cout.rdbuf(text.rdbuf());
+    try {
+        c.run(Argv{"--help"});
+    } catch (...) {
+        std::cout.rdbuf(saved);
+        throw;
+    }
+    std::cout.rdbuf(saved);
+    return text.str();
+}
+
+std::string markdown_cell(std::string_view text) {
+    std::string out;
+    for (const char ch : text) {
+        if (ch == '|') out += '\\';
+        out += ch;
+    }
+    return out;
+}
+
+// docs/cli.md's reference, produced from the code: the commands, the exit codes, each --help.
+void print_markdown(std::ostream& out) {
+    out << "| command | what it does |\n|---|---|\n";
+    for (const auto& c : commands) {
+        out << "| [`" << c.name << "`](#deskcheck-" << c.name << ") | " << markdown_cell(c.summary) << " |\n";
+    }
+    out << "\n### Exit codes\n\nShared by every command; `deskcheck help` prints the same table. A command's `--help`\n"
+           "lists the codes it uses.\n\n| exit | meaning |\n|---|---|\n";
+    for (const auto& e : exit_code_table) out << "| " << e.codes << " | " << markdown_cell(e.meaning) << " |\n";
+    for (const auto& c : commands) {
+        out << "\n### deskcheck " << c.name << "\n\n```text\n" << help_of(c) << "```\n";
+    }
+}
+
+int cmd_help(const Argv& argv) {
+    if (argv.empty()) {
+        print_usage(std::cout);
+        return exit_ok;
+    }
+    if (argv.size() == 1 && argv.front() == "--markdown") {
+        print_markdown(std::cout);
+        return exit_ok;
+    }
+    return usage_error("help", "unexpected argument '" + argv.front() + "' (expected nothing or --markdown)");
 }
 
 }  // namespace
@@ -89,10 +143,7 @@ int main(int argc, char** argv) {
         return deskcheck::cli::exit_usage;
     }
     const std::string_view name = argv[1];
-    if (name == "--help" || name == "-h" || name == "help") {
-        print_usage(std::cout);
-        return 0;
-    }
+    if (name == "--help" || name == "-h" || name == "help") return cmd_help(Argv(argv + 2, argv + argc));
     std::set_terminate(on_terminate);
     for (const auto& c : commands) {
         if (c.name != name) continue;

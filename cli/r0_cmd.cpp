@@ -504,7 +504,9 @@ constexpr const char* r0_help =
     "  of DIR (default corpus/r0) and N generated ones (default 8, seed 1). Figures: R0-residue,\n"
     "  R0-rollback, R0-traceability, normal path + undo. An option the mode does not use is an error.\n"
     "  Ctrl-C (SIGINT) or SIGTERM: the rows so far, marked interrupted, temporary folders removed.\n"
-    "  Exit 0 all 100%, 1 any below, 2 bad usage or an adapter that broke the protocol,\n"
+    "  exit: 0 all 100% (campaign: no violation), 1 any below (campaign: a violation), 2 bad usage or an\n"
+    "  adapter that broke the protocol; r0 recover: 0 recovered, 1 an undo failed (named: task, step,\n"
+    "  path, reason), 2 not a workspace or an unreadable journal;\n"
     "  130 / 143 interrupted.\n";
 
 int cmd_r0(const Argv& argv) {

@@ -102,20 +102,57 @@ void print_observation_rules_text(std::ostream& out) {
            "  observed is not accepted (O-3); blocked, needs_evidence and not_observed never lead to a re-send (B-2).\n";
 }
 
+std::string md(std::string_view text) {
+    std::string out;
+    for (const char ch : text) {
+        if (ch == '|') out += '\\';
+        out += ch;
+    }
+    return out;
+}
+
+// docs/verdict-rules.md's tables are this output, verbatim (tests/cli/rules_doc.sh compares).
+void print_rules_markdown(const RuleSet& rules, std::ostream& out) {
+    out << "Rule set `" << rules.name << "`: " << md(rules.summary) << " Reads: "
+        << (rules.settles ? "waits until the app's latency bound has passed and the state is stable (D-3)."
+                          : "one immediate read after the action, as the seed.")
+        << "\n\n| action kind | rule | verdict | SPEC | condition |\n|---|---|---|---|---|\n";
+    for (const Rule& r : rules.rules) {
+        out << "| " << to_string(r.kind) << " | `" << r.id << "` | " << to_string(r.verdict) << " | " << md(r.spec)
+            << " | " << md(r.condition) << " |\n";
+    }
+    out << "\n| action kind | promises (V-9): what it is checked for |\n|---|---|\n";
+    for (const auto& p : promise_rows()) out << "| " << md(p.action) << " | " << md(to_string(rules.promise_of(p.facts))) << " |\n";
+}
+
+void print_observation_rules_markdown(std::ostream& out) {
+    out << "| # | reason | outcome | SPEC | condition | does not mean |\n|---|---|---|---|---|---|\n";
+    for (const ObservationRule& r : observation_rules()) {
+        out << "| " << static_cast<int>(r.order) << " | `" << r.reason << "` | " << to_string(r.outcome) << " | "
+            << md(r.spec) << " | " << md(r.condition) << " | " << md(r.does_not_mean) << " |\n";
+    }
+}
+
 }  // namespace
 
 int cmd_rules(const Argv& argv) {
-    Args args("rules", argv, {"--json", "--help"}, {"--rules"});
+    Args args("rules", argv, {"--json", "--markdown", "--help"}, {"--rules"});
     if (!args.ok()) return usage_error("rules", args.error());
     if (args.flag("--help")) {
-        std::cout << "usage: deskcheck rules [--rules published|current|observation] [--json]\n"
+        std::cout << "usage: deskcheck rules [--rules published|current|observation] [--json | --markdown]\n"
                      "prints the verdict rule table of one rule set (published and current when --rules is not given),\n"
-                     "or with --rules observation the ten ordered rules that judge an observation snapshot (O-1)\n";
+                     "or with --rules observation the ten ordered rules that judge an observation snapshot (O-1),\n"
+                     "from the rule sets' own rows: the printed table cannot drift from the code. A verdict table\n"
+                     "ends with what each action kind promises (V-9). --markdown: the tables of docs/verdict-rules.md.\n"
+                     "exit: 0 printed, 2 bad usage (an unknown rule set)\n";
         return exit_ok;
     }
     if (!args.positional().empty()) return usage_error("rules", "unexpected argument '" + args.positional().front() + "'");
+    if (args.flag("--json") && args.flag("--markdown")) return usage_error("rules", "--json and --markdown exclude each other");
     if (args.option("--rules") == "observation") {
-        if (args.flag("--json")) {
+        if (args.flag("--markdown")) {
+            print_observation_rules_markdown(std::cout);
+        } else if (args.flag("--json")) {
             std::cout << nlohmann::ordered_json{{"observation_rules", observation_rules_json()}}.dump(2) << "\n";
         } else {
             print_observation_rules_text(std::cout);
@@ -139,7 +176,11 @@ int cmd_rules(const Argv& argv) {
     }
     for (std::size_t i = 0; i < sets.size(); ++i) {
         if (i != 0) std::cout << "\n";
-        print_rules_text(*sets[i], std::cout);
+        if (args.flag("--markdown")) {
+            print_rules_markdown(*sets[i], std::cout);
+        } else {
+            print_rules_text(*sets[i], std::cout);
+        }
     }
     return exit_ok;
 }
