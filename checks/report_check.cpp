@@ -102,8 +102,10 @@ Lie before_lie(const Claim& c, const Reading& claimed) {
         return c.name() + " reports before." + std::string(sim::to_string(claimed.field)) + "=" + shown(claimed.value) +
                ", but it read no " + std::string(sim::to_string(claimed.field)) + " before delivering (P-1)";
     }
+    // The claim kept once, compared with each read by length and digests (S-8: not reread per read).
+    const std::optional<sim::Kept> claim = sim::kept(claimed.value);
     for (const auto* r : candidates) {
-        if (sim::same(r->returned, claimed.value)) return std::nullopt;
+        if (r->returned == claim) return std::nullopt;
     }
     return c.name() + " reports before." + std::string(sim::to_string(claimed.field)) + "=" + shown(claimed.value) + ", but the read at " +
            t_at(candidates.front()->at_ms) + " returned " + shown(candidates.front()->returned) + " (P-1, V-2)";
@@ -112,18 +114,18 @@ Lie before_lie(const Claim& c, const Reading& claimed) {
 // P-1: `after` is the last read of the step, taken after the delivery when something was delivered.
 Lie after_lie(const Claim& c, const Reading& claimed) {
     const auto reads = reads_of(c, claimed.field);
-    const std::string what = c.name() + " reports after." + std::string(sim::to_string(claimed.field)) + "=" + shown(claimed.value);
+    const auto what = [&] { return c.name() + " reports after." + std::string(sim::to_string(claimed.field)) + "=" + shown(claimed.value); };
     if (reads.empty()) {
         if (!claimed.value) return std::nullopt;
-        return what + ", but it never read " + std::string(sim::to_string(claimed.field)) + " (P-1: a phantom readback)";
+        return what() + ", but it never read " + std::string(sim::to_string(claimed.field)) + " (P-1: a phantom readback)";
     }
     const sim::Read& last = *reads.back();
     if (!sim::same(last.returned, claimed.value)) {
-        return what + ", but its last read of it at " + t_at(last.at_ms) + " returned " + shown(last.returned) + " (P-1, V-2)";
+        return what() + ", but its last read of it at " + t_at(last.at_ms) + " returned " + shown(last.returned) + " (P-1, V-2)";
     }
     const auto delivered = first_attempt(c, true);
     if (claimed.value && delivered && last.attempts_before <= *delivered) {
-        return what + ", but it read " + std::string(sim::to_string(claimed.field)) + " only before the delivery at " +
+        return what() + ", but it read " + std::string(sim::to_string(claimed.field)) + " only before the delivery at " +
                t_at(c.truth().attempts[*delivered].at_ms) + " (P-1: a phantom readback)";
     }
     return std::nullopt;

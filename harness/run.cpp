@@ -12,9 +12,9 @@ namespace deskcheck::props {
 TrueState true_state(const sim::Sim& s, WindowId window, std::optional<ElementId> control) {
     TrueState t;
     if (control) {
-        const std::optional<std::string> value = s.true_value(*control);
-        t.value = sim::kept(value);
-        t.value_text_length = value ? length_ignoring_trailing_newlines(*value) : 0;
+        const sim::Sim::ValueView value = s.true_value_view(*control);
+        if (value.kept != nullptr) t.value = *value.kept;
+        t.value_text_length = value.text != nullptr ? length_ignoring_trailing_newlines(*value.text) : 0;
         t.selection = s.true_selection(*control);
         t.toggled = s.true_toggled(*control);
         t.expanded = s.true_expanded(*control);

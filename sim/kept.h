@@ -22,6 +22,10 @@ public:
     explicit Kept(std::string_view text);
     Kept(const char* text) : Kept(std::string_view(text)) {}
     Kept(const std::string& text) : Kept(std::string_view(text)) {}
+    // The Kept of `text`, which begins with the string `prefix` keeps (an append): the digests
+    // continue from the prefix's instead of reading it again, so that n appends to a value cost the
+    // appended bytes, not the sum of the value's lengths (S-8). Equal to Kept(text).
+    static Kept extending(const Kept& prefix, std::string_view text);
 
     // The whole string, or nullptr when it was long (only its digests are kept).
     const std::string* whole() const { return whole_ ? &text_ : nullptr; }
@@ -41,6 +45,7 @@ private:
     std::size_t size_ = 0;
     std::uint64_t fnv_ = 0;  // FNV-1a 64 of the whole
     std::uint64_t mix_ = 0;  // a second, independent digest of the whole
+    std::uint64_t mix_words_ = 0;  // the second digest's state after the whole's complete 8-byte words
 };
 
 // A reading and a claim: both absent, or the same string.

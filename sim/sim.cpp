@@ -36,6 +36,8 @@ LiveWindow make_live(Window&& w, bool shown) {
     for (auto& c : live.spec.controls) {
         LiveControl lc;
         lc.prev_value = c.value;
+        lc.value_kept = Kept(c.value);
+        lc.prev_value_kept = lc.value_kept;
         lc.prev_selection = c.selection;
         lc.prev_toggled = c.toggled;
         lc.prev_expanded = c.expanded;
@@ -401,6 +403,12 @@ std::optional<std::string> Sim::true_value(ElementId e) const {
     const LiveControl* c = live_control_anywhere(e);
     if (c == nullptr || (c->c.kind != ControlKind::Edit && c->c.kind != ControlKind::Feed)) return std::nullopt;
     return c->c.value;
+}
+
+Sim::ValueView Sim::true_value_view(ElementId e) const {
+    const LiveControl* c = live_control_anywhere(e);
+    if (c == nullptr || (c->c.kind != ControlKind::Edit && c->c.kind != ControlKind::Feed)) return {};
+    return {&c->c.value, &c->value_kept};
 }
 
 std::optional<Selection> Sim::true_selection(ElementId e) const {

@@ -52,6 +52,10 @@ struct LiveControl {
     Control c;
     bool removed = false;
     std::string prev_value;
+    // c.value and prev_value as the ledger keeps them, made once per change (Sim::write_value) and
+    // shared by every effect and read of that value (S-8: reads of a long value cost no digest).
+    Kept value_kept;
+    Kept prev_value_kept;
     Selection prev_selection;
     bool prev_toggled = false;
     bool prev_expanded = false;
@@ -175,6 +179,12 @@ public:
     bool effects_pending() const;
 
     std::optional<std::string> true_value(ElementId e) const;  // Edit, Feed
+    // The same without a copy, and as the ledger keeps it (S-8); both nullptr where true_value is nullopt.
+    struct ValueView {
+        const std::string* text = nullptr;
+        const Kept* kept = nullptr;
+    };
+    ValueView true_value_view(ElementId e) const;
     std::optional<Selection> true_selection(ElementId e) const;  // Edit
     std::optional<bool> true_toggled(ElementId e) const;
     std::optional<bool> true_expanded(ElementId e) const;
@@ -236,6 +246,8 @@ private:
     };
     ReadAnswer begin_read(WindowId w, ElementId e, bool (*has_field)(ControlKind));
     void record_read(WindowId w, ElementId e, ReadField field, const std::optional<std::string>& returned, ReadFault fault);
+    // The same, the answer already kept (a value's Kept, LiveControl::value_kept).
+    void record_read(WindowId w, ElementId e, ReadField field, std::optional<Kept> returned, ReadFault fault);
 
     // deliveries (sim_deliver.cpp)
     Route route(const Input& input) const;
@@ -264,6 +276,8 @@ private:
     void write_selection(const Pending& p, WindowId w, LiveControl& c, Selection s);
     void write_dirty(const Pending& p, LiveWindow& w, bool dirty);
     void record_effect(const Pending& p, EffectKind kind, WindowId w, ElementId e, std::string_view detail);
+    // The same, the detail already kept (a value's Kept, LiveControl::value_kept).
+    void record_effect(const Pending& p, EffectKind kind, WindowId w, ElementId e, std::string_view detail, Kept kept);
 
     // scenario events (sim_events.cpp)
     void fire_event(std::size_t index);

@@ -53,7 +53,11 @@ Selection caret_at(std::size_t position) { return Selection{static_cast<std::int
 }  // namespace
 
 void Sim::record_effect(const Pending& p, EffectKind kind, WindowId w, ElementId e, std::string_view detail) {
-    Kept kept(detail);  // S-8: the ledger keeps a long value as its length and digests
+    record_effect(p, kind, w, e, detail, Kept(detail));  // S-8: the ledger keeps a long value as its length and digests
+}
+
+void Sim::record_effect(const Pending& p, EffectKind kind, WindowId w, ElementId e, std::string_view detail, Kept kept) {
+    assert(kept.size() == detail.size());
     if (trace_.on) {
         std::string line(to_string(kind));
         if (!detail.empty()) line += " " + (quoted_detail(kind) ? kept.shown() : std::string(detail));
@@ -67,10 +71,15 @@ void Sim::record_effect(const Pending& p, EffectKind kind, WindowId w, ElementId
     truth_.effects.push_back(Effect{now_, p.step, kind, w, e, std::move(kept), p.overrun, p.by, p.delivered_at_ms, step_text});
 }
 
+// The one writer of a control's value: its Kept follows, continued from the old one when the new
+// value only appends to it (a user or a step typing at the end), so that n appends cost n (S-8).
 void Sim::write_value(const Pending& p, WindowId w, LiveControl& c, std::string value) {
-    c.prev_value = c.c.value;
-    c.c.value = std::move(value);
-    record_effect(p, EffectKind::ValueChanged, w, c.c.id, c.c.value);
+    c.prev_value = std::exchange(c.c.value, std::move(value));
+    c.prev_value_kept = std::move(c.value_kept);
+    const std::string& now = c.c.value;
+    const bool appended = now.size() >= c.prev_value.size() && std::equal(c.prev_value.begin(), c.prev_value.end(), now.begin());
+    c.value_kept = appended ? Kept::extending(c.prev_value_kept, now) : Kept(now);
+    record_effect(p, EffectKind::ValueChanged, w, c.c.id, now, c.value_kept);
 }
 
 void Sim::write_selection(const Pending& p, WindowId w, LiveControl& c, Selection s) {

@@ -43,12 +43,18 @@ Sim::ReadAnswer Sim::begin_read(WindowId w, ElementId e, bool (*has_field)(Contr
 }
 
 void Sim::record_read(WindowId w, ElementId e, ReadField field, const std::optional<std::string>& returned, ReadFault fault) {
+    record_read(w, e, field, kept(returned), fault);
+}
+
+void Sim::record_read(WindowId w, ElementId e, ReadField field, std::optional<Kept> returned, ReadFault fault) {
     assert(returned.has_value() || fault != ReadFault::None);
-    truth_.reads.push_back(Read{now_, w, e, field, kept(returned), fault, truth_.attempts.size()});
+    truth_.reads.push_back(Read{now_, w, e, field, std::move(returned), fault, truth_.attempts.size()});
     if (!trace_.on) return;
     std::string detail = std::string(to_string(field)) + " -> ";
-    if (!returned) detail += "(unreadable)";
-    else detail += field == ReadField::Value ? truth_.reads.back().returned->shown() : *returned;  // shown_text, digest reused
+    const auto& kept_returned = truth_.reads.back().returned;
+    if (!kept_returned) detail += "(unreadable)";
+    else if (field == ReadField::Value) detail += kept_returned->shown();  // shown_text, digest reused
+    else detail += *kept_returned->whole();  // flags and selections are short: kept whole
     if (fault != ReadFault::None) detail += " [" + std::string(to_string(fault)) + "]";
     trace_.add(now_, TraceKind::Read, subject_of(w, e == 0 ? std::nullopt : std::optional(e)), detail);
 }
@@ -56,8 +62,12 @@ void Sim::record_read(WindowId w, ElementId e, ReadField field, const std::optio
 std::optional<std::string> Sim::read_value(WindowId w, ElementId e) {
     const ReadAnswer a = begin_read(w, e, has_value);
     std::optional<std::string> out;
-    if (a.control != nullptr) out = a.stale ? a.control->prev_value : a.control->c.value;
-    record_read(w, e, ReadField::Value, out, a.fault);
+    std::optional<Kept> kept_out;
+    if (a.control != nullptr) {
+        out = a.stale ? a.control->prev_value : a.control->c.value;
+        kept_out = a.stale ? a.control->prev_value_kept : a.control->value_kept;
+    }
+    record_read(w, e, ReadField::Value, std::move(kept_out), a.fault);
     return out;
 }
 

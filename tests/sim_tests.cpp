@@ -9,6 +9,7 @@
 
 #include "sim/build.h"
 #include "sim/geometry.h"
+#include "sim/scaled_scenario.h"
 #include "sim/sim.h"
 #include "sim/trace.h"
 #include "sim/validate.h"
@@ -1047,4 +1048,30 @@ BOOST_AUTO_TEST_CASE(S8_kept_values_compare_as_the_whole_values_do) {
     BOOST_TEST(sim::same(std::nullopt, std::nullopt));
     BOOST_TEST(!sim::same(sim::Kept(a), std::nullopt));
     BOOST_TEST(sim::same(sim::Kept(a), std::optional<std::string>(a)));
+}
+
+// S-8: a value that grows by appends keeps its digests by continuing them; the Kept it gives is the
+// one made from the whole, at every length and across the short/long bound and word boundaries.
+BOOST_AUTO_TEST_CASE(S8_kept_extending_an_append_equals_kept_of_the_whole) {
+    std::string text;
+    sim::Kept kept(text);
+    for (std::size_t step = 1; text.size() < 3000; step = step % 13 + 1) {
+        text += std::string(step, static_cast<char>('a' + text.size() % 26));
+        kept = sim::Kept::extending(kept, text);
+        BOOST_TEST_REQUIRE((kept == sim::Kept(text)), "differs at length " << text.size());
+        BOOST_TEST_REQUIRE(kept.same_as(text));
+    }
+    // A Kept extended by what is not an append of it is not the whole's: the caller must check.
+    std::string other = text;
+    other[0] = 'z';
+    BOOST_TEST(!(sim::Kept::extending(sim::Kept(text), other + "tail") == sim::Kept(other + "tail")));
+    // The simulated desktop's appends: a user typing at the end of a long value, read back.
+    sim::Scenario s = sim::scaled_scenario(sim::ScalingDimension::Events, 16);
+    sim::Sim desk(s);
+    desk.wait_ms(1000);
+    const auto value = desk.read_value(1, 1);
+    BOOST_TEST_REQUIRE(value.has_value());
+    BOOST_TEST(value->size() > sim::kept_whole_bytes_max);
+    BOOST_TEST(desk.truth().reads.back().returned->same_as(*value));
+    BOOST_TEST((*desk.truth().reads.back().returned == sim::Kept(*value)));
 }
