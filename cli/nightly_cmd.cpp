@@ -80,8 +80,9 @@ constexpr const char* nightly_help =
     "  --wait           when another nightly runs in this checkout, wait for it (default: exit 6)\n"
     "  Ctrl-C (SIGINT) or SIGTERM: libFuzzer is stopped, the inputs it found are merged, the summary\n"
     "  so far is printed marked interrupted (exit 130 / 143).\n"
-    "exit: 0 clean, 2 bad usage, 3 property violation found, 4 fuzz crash found (not a property),\n"
-    "      5 infrastructure error, 6 another nightly runs in this checkout, 130 / 143 interrupted\n";
+    "exit: 0 clean, 1 property violation found, 2 bad usage, 3 out of memory,\n"
+    "      5 infrastructure error, 6 another nightly runs in this checkout, 7 fuzz crash found (not a\n"
+    "      property), 130 / 143 interrupted; of several, an interruption, then 7, then 1, then 5\n";
 
 // ---- one nightly per checkout ---------------------------------------------------------------------
 

@@ -25,8 +25,9 @@ namespace deskcheck::cli::nightly {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-constexpr int exit_property_violation = 3;
-constexpr int exit_fuzz_crash = 4;
+// The codes every command shares (cli/args.h exit_code_table): a finding is 1 as for run.
+constexpr int exit_property_violation = exit_violation;
+constexpr int exit_fuzz_crash = 7;
 constexpr int exit_another_nightly = 6;
 
 // The budget's shares, in percent: the campaign, then each fuzz target (same order as targets).

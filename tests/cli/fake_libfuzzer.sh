@@ -4,6 +4,8 @@
 # the first lacks, as libFuzzer's merge does. Otherwise it writes three new inputs into the corpus
 # folder (its last argument), prints libFuzzer's status line, and then
 #   FAKE_FUZZ_MODE=quick (default): prints the final statistics and exits 0;
+#   FAKE_FUZZ_MODE=crash: as fuzz_verdict, also leaves a crash artifact (in -artifact_prefix) that
+#     no property explains, as a sanitizer finding does, and exits 1, as libFuzzer does on a crash;
 #   FAKE_FUZZ_MODE=block: starts a worker (a `sleep`, as -fork starts workers), writes
 #     "$FAKE_FUZZ_STATE/<target>.pids" (its pid and the worker's) and then
 #     "$FAKE_FUZZ_STATE/<target>.ready", and waits until SIGINT or SIGTERM: then prints
@@ -12,9 +14,11 @@
 target=$(basename "$0")
 merge=0
 dirs=()
+prefix=
 for a in "$@"; do
     case "$a" in
         -merge=1) merge=1 ;;
+        -artifact_prefix=*) prefix=${a#-artifact_prefix=} ;;
         -*) ;;
         *) dirs+=("$a") ;;
     esac
@@ -46,6 +50,12 @@ if [ "${FAKE_FUZZ_MODE:-quick}" = block ]; then
         sleep 600 &
         wait $!
     done
+fi
+if [ "${FAKE_FUZZ_MODE:-quick}" = crash ] && [ "$target" = fuzz_verdict ]; then
+    echo "==$$==ERROR: AddressSanitizer: heap-buffer-overflow (made up by the stand-in)"
+    printf 'x' > "${prefix}crash-0123456789abcdef"
+    stats
+    exit 1
 fi
 stats
 exit 0

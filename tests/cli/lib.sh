@@ -57,17 +57,17 @@ alive() { [ -e "/proc/$1" ] && ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status
 # A checkout of our own (corpus/, fuzz/), so that nightlies never touch the real corpus.
 make_checkout() {
     local c=$1 t
-    for t in fuzz_batch fuzz_scenario_json fuzz_verdict fuzz_locator regressions; do mkdir -p "$c/corpus/$t"; done
+    for t in fuzz_batch fuzz_scenario_json fuzz_verdict fuzz_locator fuzz_observation fuzz_journal regressions; do mkdir -p "$c/corpus/$t"; done
     mkdir -p "$c/fuzz"
     printf 'seed input one' > "$c/corpus/fuzz_batch/seed-one"
     printf 'seed input two' > "$c/corpus/fuzz_batch/seed-two"
 }
 
-# A "fuzz build" whose four targets are tests/cli/fake_libfuzzer.sh (see there).
+# A "fuzz build" whose six targets are tests/cli/fake_libfuzzer.sh (see there).
 make_fake_fuzz_build() {
     local t
     mkdir -p "$1/fuzz"
-    for t in fuzz_batch fuzz_scenario_json fuzz_verdict fuzz_locator; do ln -s "$HERE/fake_libfuzzer.sh" "$1/fuzz/$t"; done
+    for t in fuzz_batch fuzz_scenario_json fuzz_verdict fuzz_locator fuzz_observation fuzz_journal; do ln -s "$HERE/fake_libfuzzer.sh" "$1/fuzz/$t"; done
 }
 
 # Lines of a file (for "one line of error").
