@@ -345,4 +345,13 @@ std::string printable(std::string_view text, std::size_t bytes_max) {
     return out;
 }
 
+std::string markdown_cell(std::string_view text) {
+    std::string out;
+    for (const char ch : text) {
+        if (ch == '|') out += '\\';
+        out += ch;
+    }
+    return out;
+}
+
 }  // namespace deskcheck::cli

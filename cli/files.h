@@ -72,4 +72,7 @@ std::size_t utf8_length(std::string_view text, std::size_t i);
 inline constexpr std::size_t printable_bytes_max = 300;
 std::string printable(std::string_view text, std::size_t bytes_max = printable_bytes_max);
 
+// Text for one cell of a markdown table: `|` escaped (help --markdown, rules --markdown).
+std::string markdown_cell(std::string_view text);
+
 }  // namespace deskcheck::cli

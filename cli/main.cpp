@@ -11,6 +11,7 @@
 
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/files.h"
 #include "cli/fuzz_commands.h"
 
 #include <unistd.h>
@@ -98,15 +99,6 @@ std::string help_of(const Command& c) {
     }
     std::cout.rdbuf(saved);
     return text.str();
-}
-
-std::string markdown_cell(std::string_view text) {
-    std::string out;
-    for (const char ch : text) {
-        if (ch == '|') out += '\\';
-        out += ch;
-    }
-    return out;
 }
 
 // docs/cli.md's reference, produced from the code: the commands, the exit codes, each --help.

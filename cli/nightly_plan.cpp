@@ -33,23 +33,23 @@ constexpr std::uint64_t campaign_cases_max = 100'000'000;
 
 // ---- the seed -----------------------------------------------------------------------------------
 
-std::string today_utc() {
+namespace {
+
+// The wall clock, formatted in UTC (the night's date and the summary's times; never in a trace).
+std::string utc_now(const char* format) {
     const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
     std::tm tm{};
     gmtime_r(&now, &tm);
     char buf[16];
-    std::strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
+    std::strftime(buf, sizeof buf, format, &tm);
     return buf;
 }
 
-std::string now_utc_time() {
-    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    std::tm tm{};
-    gmtime_r(&now, &tm);
-    char buf[16];
-    std::strftime(buf, sizeof buf, "%H:%M:%SZ", &tm);
-    return buf;
-}
+}  // namespace
+
+std::string today_utc() { return utc_now("%Y-%m-%d"); }
+
+std::string now_utc_time() { return utc_now("%H:%M:%SZ"); }
 
 namespace {
 

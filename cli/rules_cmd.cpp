@@ -102,34 +102,25 @@ void print_observation_rules_text(std::ostream& out) {
            "  observed is not accepted (O-3); blocked, needs_evidence and not_observed never lead to a re-send (B-2).\n";
 }
 
-std::string md(std::string_view text) {
-    std::string out;
-    for (const char ch : text) {
-        if (ch == '|') out += '\\';
-        out += ch;
-    }
-    return out;
-}
-
 // docs/verdict-rules.md's tables are this output, verbatim (tests/cli/rules_doc.sh compares).
 void print_rules_markdown(const RuleSet& rules, std::ostream& out) {
-    out << "Rule set `" << rules.name << "`: " << md(rules.summary) << " Reads: "
+    out << "Rule set `" << rules.name << "`: " << markdown_cell(rules.summary) << " Reads: "
         << (rules.settles ? "waits until the app's latency bound has passed and the state is stable (D-3)."
                           : "one immediate read after the action, as the seed.")
         << "\n\n| action kind | rule | verdict | SPEC | condition |\n|---|---|---|---|---|\n";
     for (const Rule& r : rules.rules) {
-        out << "| " << to_string(r.kind) << " | `" << r.id << "` | " << to_string(r.verdict) << " | " << md(r.spec)
-            << " | " << md(r.condition) << " |\n";
+        out << "| " << to_string(r.kind) << " | `" << r.id << "` | " << to_string(r.verdict) << " | " << markdown_cell(r.spec)
+            << " | " << markdown_cell(r.condition) << " |\n";
     }
     out << "\n| action kind | promises (V-9): what it is checked for |\n|---|---|\n";
-    for (const auto& p : promise_rows()) out << "| " << md(p.action) << " | " << md(to_string(rules.promise_of(p.facts))) << " |\n";
+    for (const auto& p : promise_rows()) out << "| " << markdown_cell(p.action) << " | " << markdown_cell(to_string(rules.promise_of(p.facts))) << " |\n";
 }
 
 void print_observation_rules_markdown(std::ostream& out) {
     out << "| # | reason | outcome | SPEC | condition | does not mean |\n|---|---|---|---|---|---|\n";
     for (const ObservationRule& r : observation_rules()) {
         out << "| " << static_cast<int>(r.order) << " | `" << r.reason << "` | " << to_string(r.outcome) << " | "
-            << md(r.spec) << " | " << md(r.condition) << " | " << md(r.does_not_mean) << " |\n";
+            << markdown_cell(r.spec) << " | " << markdown_cell(r.condition) << " | " << markdown_cell(r.does_not_mean) << " |\n";
     }
 }
 

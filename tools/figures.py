@@ -113,14 +113,14 @@ def table_scaling(f):
 
 
 def table_mutate_rules(f):
-    rows = ["| seed | cases per mutant | rule set | mutants | equivalent | killed | survived (explained) | score |",
+    rows = ["| seed | cases per mutant | rule set | mutants (distinct) | equivalent | killed | survived (explained) | score |",
             "|---|---|---|---|---|---|---|---|"]
     for run in f["runs"]:
         o = run["output"]
         explained = set(o["explained_survivors"])
         for r in o["rule_sets"]:
             ex = sum(1 for m in r["mutants"] if m["id"] in explained)
-            rows.append(f"| {o['seed']} | {num(o['cases'])} | {r['rules']} | {len(r['mutants'])} | {r['equivalent']} | {r['killed']} | "
+            rows.append(f"| {o['seed']} | {num(o['cases'])} | {r['rules']} | {len(r['mutants'])} ({r['distinct']}) | {r['equivalent']} | {r['killed']} | "
                         f"{r['survived']} ({ex}) | {r['killed']}/{r['non_equivalent']} |")
     return rows
 
