@@ -1,9 +1,12 @@
 // The night's property campaigns (under --rules, then under the published rules) and its R0 campaign.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <set>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "cli/interrupt.h"
 #include "cli/nightly_parts.h"
@@ -97,47 +100,84 @@ props::CampaignOptions campaign_options(const Settings& s, const Round& round, c
     return o;
 }
 
-// Rounds of generated cases (200, then twice as many each round up to 20,000) until the counted
-// cases are done; each round has its own seed (reproduce it with `deskcheck run --seed ...
-// --cases ... --rules ...`). The clock stops it only at clock_stop_factor times its share; a
-// signal at the next case. `seed_salt` keeps the published rounds' seeds apart from the main ones.
+// The sizes of the next `jobs` rounds: 200 cases, then twice as many each round up to
+// round_cases_max; with a count (`planned` > 0), cut to what is left of it.
+std::vector<std::uint32_t> next_round_sizes(std::uint32_t& size, std::uint32_t jobs, std::uint64_t planned, std::uint64_t done) {
+    std::vector<std::uint32_t> sizes;
+    for (std::uint32_t j = 0; j < jobs && (planned == 0 || done < planned); ++j) {
+        const auto n = static_cast<std::uint32_t>(planned == 0 ? size : std::min<std::uint64_t>(size, planned - done));
+        sizes.push_back(n);
+        done += n;
+        size = std::min(size * 2, round_cases_max);
+    }
+    return sizes;
+}
+
+// Runs the rounds on a thread each (the campaign is a pure function of its options).
+std::vector<props::CampaignResult> run_rounds_in_parallel(const std::vector<props::CampaignOptions>& options) {
+    std::vector<props::CampaignResult> results(options.size());
+    std::vector<std::thread> threads;
+    for (std::size_t i = 1; i < options.size(); ++i) {
+        threads.emplace_back([&, i] { results[i] = props::run_campaign(options[i]); });
+    }
+    if (!options.empty()) results[0] = props::run_campaign(options[0]);
+    for (auto& t : threads) t.join();
+    return results;
+}
+
+// Rounds of generated cases, `s.jobs` at a time on as many threads, each with its own seed
+// (reproduce it with `deskcheck run --seed ... --cases ... --rules ...`). Without a count
+// (`planned` 0) they fill the part's share of the budget: rounds start until the share's deadline
+// and stop at it, so a faster build runs more cases; with one, they run until it is done, and the
+// clock stops them only at clock_stop_factor times the share. A signal stops them at the next case.
+// `seed_salt` keeps the published rounds' seeds apart from the main ones.
 void run_campaign_rounds(const Settings& s, const std::string& rules, std::uint64_t planned, std::uint32_t share_pct,
                          std::uint64_t seed_salt, CampaignPart& part, Summary& out) {
     const auto began = Clock::now();
-    const auto clock_stop = began + std::chrono::seconds(clock_stop_s(s, share_pct));
-    bool out_of_time = false;
+    const auto deadline = began + std::chrono::seconds(planned == 0 ? share_s(s, share_pct) : clock_stop_s(s, share_pct));
+    std::atomic<bool> out_of_time{false};
     part.campaign.seed = s.seed;
     part.campaign.rules = rules;
+    part.by_time = planned == 0;
     const std::string label = rules == s.rules ? "property campaign" : rules + " campaign";
     std::uint64_t done = 0;
-    std::uint32_t cases = first_round_cases;
-    for (std::uint32_t r = 0; r < rounds_max && done < planned; ++r) {
-        Round round{props::case_seed(s.seed ^ seed_salt, r + 1),
-                    static_cast<std::uint32_t>(std::min<std::uint64_t>(cases, planned - done)), 0, rules};
-        props::CampaignOptions o = campaign_options(s, round, out);
-        o.stop = [&] {
-            if (Clock::now() >= clock_stop) out_of_time = true;
-            return out_of_time || interrupted();
-        };
+    std::uint32_t size = first_round_cases;
+    bool stopped = false;
+    while (!stopped && part.rounds.size() < rounds_max && (planned == 0 || done < planned) && Clock::now() < deadline) {
+        std::vector<Round> rounds;
+        std::vector<props::CampaignOptions> options;
+        for (const std::uint32_t n : next_round_sizes(size, s.jobs, planned, done)) {
+            const auto index = static_cast<std::uint32_t>(part.rounds.size() + rounds.size() + 1);
+            rounds.push_back({props::case_seed(s.seed ^ seed_salt, index), n, 0, rules});
+            options.push_back(campaign_options(s, rounds.back(), out));
+            options.back().stop = [&] {
+                if (Clock::now() >= deadline) out_of_time = true;
+                return out_of_time || interrupted();
+            };
+        }
         const auto t0 = Clock::now();
-        const props::CampaignResult result = props::run_campaign(o);
-        round.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-        round.cases = result.cases;
-        add_campaign(part.campaign, result);
-        part.rounds.push_back(round);
-        done += round.cases;
-        progress(label + " round " + std::to_string(r + 1) + ": " + std::to_string(round.cases) + " cases in " +
-                 std::to_string(round.seconds).substr(0, 5) + " s (" + run_command(s, round) + ")");
-        keep_counterexamples(s, round, result, out);
-        if (result.stopped) break;
-        cases = std::min(cases * 2, round_cases_max);
+        const auto results = run_rounds_in_parallel(options);
+        const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+        for (std::size_t i = 0; i < results.size(); ++i) {
+            Round round = rounds[i];
+            round.seconds = seconds;
+            round.cases = results[i].cases;
+            add_campaign(part.campaign, results[i]);
+            part.rounds.push_back(round);
+            done += round.cases;
+            progress(label + " round " + std::to_string(part.rounds.size()) + ": " + std::to_string(round.cases) + " cases in " +
+                     std::to_string(round.seconds).substr(0, 5) + " s (" + run_command(s, round) + ")");
+            keep_counterexamples(s, round, results[i], out);
+            stopped = stopped || results[i].stopped;
+        }
     }
     part.seconds = std::chrono::duration<double>(Clock::now() - began).count();
+    const std::string of_planned = planned == 0 ? "" : " of " + std::to_string(planned);
     if (interrupted()) {
-        out.interrupted_during = "the " + label + ", after " + std::to_string(done) + " of " + std::to_string(planned) + " cases";
-    } else if (out_of_time) {
-        out.warnings.push_back("the clock stopped the " + label + " after " + std::to_string(done) + " of " +
-                               std::to_string(planned) + " cases (" + std::to_string(clock_stop_s(s, share_pct)) +
+        out.interrupted_during = "the " + label + ", after " + std::to_string(done) + of_planned + " cases";
+    } else if (out_of_time && planned != 0) {
+        out.warnings.push_back("the clock stopped the " + label + " after " + std::to_string(done) + of_planned +
+                               " cases (" + std::to_string(clock_stop_s(s, share_pct)) +
                                " s, twice its share): this night is shorter than its seed's; a slower machine?");
     }
 }

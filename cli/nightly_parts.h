@@ -31,8 +31,10 @@ constexpr int exit_fuzz_crash = 7;
 constexpr int exit_another_nightly = 6;
 
 // The budget's shares, in percent: the campaign, then each fuzz target (same order as targets).
-// Each share is turned into a count of work at a nominal rate (this machine's, docs/benchmarks.md):
-// the count is the night; the clock stops a part only after clock_stop_factor times its share.
+// The property campaigns fill their share by time (cli/nightly_campaign.cpp) unless
+// --campaign-cases counts them; every other share is turned into a count of work at a nominal rate
+// (this machine's, docs/benchmarks.md): the count is the night; the clock stops a counted part only
+// after clock_stop_factor times its share.
 constexpr std::uint32_t campaign_share_pct = 11;
 // The same campaign under the `published` rules (issue 10): its debts D-1..D-3 are known debts, any
 // other violation a finding. Not run when the night already runs `published` or plants a mutation.
@@ -51,7 +53,6 @@ constexpr std::uint64_t mutate_rules_cases_max = 1'000'000;
 // shares, after them; on by default from this budget up.
 constexpr std::uint32_t mutate_model_min_budget_s = 30 * 60;
 constexpr std::uint64_t mutate_model_sample_max = 100'000;
-constexpr std::uint32_t campaign_cases_per_s = 4'000;
 constexpr std::uint32_t clock_stop_factor = 2;
 struct TargetShare {
     const char* name;
@@ -114,6 +115,7 @@ struct Round {
 
 // One rule set's property campaign: its rounds and their totals.
 struct CampaignPart {
+    bool by_time = false;  // filled its share of the budget (no --campaign-cases)
     std::vector<Round> rounds;
     props::CampaignResult campaign;  // totals over the rounds
     double seconds = 0;
@@ -156,6 +158,7 @@ inline std::string hex(std::uint64_t v) {
 std::string today_utc();
 std::string now_utc_time();
 std::optional<Settings> parse(Args& args);
+std::uint32_t share_s(const Settings& s, std::uint32_t pct);  // a part's share of the budget, in seconds
 std::uint32_t clock_stop_s(const Settings& s, std::uint32_t pct);
 std::uint64_t runs_of(const Settings& s, const TargetShare& t);
 std::string run_command(const Settings& s, const Round& r);

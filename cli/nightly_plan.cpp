@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <thread>
 #include <variant>
 #include <vector>
 
@@ -118,13 +119,14 @@ std::optional<Settings> parse(Args& args) {
     s.mutate_model_sample = static_cast<std::uint32_t>(
         mm_sample.value_or(s.budget_s >= mutate_model_min_budget_s ? s.budget_s / 60 : 0));
     s.mutate_model_sample_given = mm_sample.has_value();
-    s.jobs = static_cast<std::uint32_t>(jobs.value_or(1));
+    s.jobs = static_cast<std::uint32_t>(jobs.value_or(std::clamp<std::uint64_t>(std::thread::hardware_concurrency(), 1, jobs_max)));
     s.json = args.flag("--json");
     s.no_fuzz = args.flag("--no-fuzz");
     s.wait_for_lock = args.flag("--wait");
-    s.campaign_cases = campaign_cases.value_or(std::uint64_t{s.budget_s} * campaign_share_pct / 100 * campaign_cases_per_s);
-    // --campaign-cases scales both campaigns in the ratio of their shares.
-    s.published_cases = std::max<std::uint64_t>(1, s.campaign_cases * published_share_pct / campaign_share_pct);
+    // Without --campaign-cases both campaigns fill their share of the budget (0: by time); with it,
+    // the count, and the published campaign's in the ratio of their shares.
+    s.campaign_cases = campaign_cases.value_or(0);
+    s.published_cases = campaign_cases ? std::max<std::uint64_t>(1, s.campaign_cases * published_share_pct / campaign_share_pct) : 0;
     s.mutate_rules_cases = mutate_cases.value_or(
         std::min<std::uint64_t>(mutate_rules_cases_max, std::uint64_t{s.budget_s} * mutate_rules_share_pct / 100 * mutate_rules_cases_per_s));
     s.checkout = find_checkout(fs::current_path()).value_or(fs::current_path());
@@ -140,11 +142,7 @@ std::optional<Settings> parse(Args& args) {
     return s;
 }
 
-namespace {
-
 std::uint32_t share_s(const Settings& s, std::uint32_t pct) { return std::max<std::uint32_t>(1, s.budget_s * pct / 100); }
-
-}  // namespace
 
 std::uint32_t clock_stop_s(const Settings& s, std::uint32_t pct) { return share_s(s, pct) * clock_stop_factor; }
 std::uint64_t runs_of(const Settings& s, const TargetShare& t) { return std::uint64_t{share_s(s, t.pct)} * t.execs_per_s; }
@@ -174,8 +172,10 @@ void print_header(const Settings& s, std::ostream& out) {
     out << "deskcheck nightly: seed " << s.seed << " (" << hex(s.seed) << ", "
         << (s.seed_given ? "given with --seed" : "from date " + s.date + " and commit " + s.commit.substr(0, 12)) << ")\n"
         << "  drawn: rules " << s.rules << ", tool mutation " << to_string(s.mutation) << "; budget " << s.budget_s
-        << " s counted as: campaign " << s.campaign_cases << " cases"
-        << (runs_published_part(s) ? ", published campaign " + std::to_string(s.published_cases) + " cases" : std::string())
+        << " s: campaign " << (s.campaign_cases == 0 ? std::to_string(share_s(s, campaign_share_pct)) + " s (filled by time)" : std::to_string(s.campaign_cases) + " cases")
+        << (!runs_published_part(s)     ? std::string()
+            : s.published_cases == 0 ? ", published campaign " + std::to_string(share_s(s, published_share_pct)) + " s (filled by time)"
+                                     : ", published campaign " + std::to_string(s.published_cases) + " cases")
         << ", mutate-rules " << s.mutate_rules_cases
         << " cases per mutant";
     for (const auto& t : target_shares) out << ", " << t.name << " " << runs_of(s, t) << " runs";

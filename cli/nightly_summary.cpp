@@ -79,7 +79,8 @@ void print_campaign(const Settings& s, const std::string& title, const CampaignP
     const double rate = part.seconds > 0 ? c.cases / part.seconds : 0;
     o << "\n" << title << ": " << c.cases << " cases in " << part.rounds.size() << " rounds, "
       << std::fixed << std::setprecision(1) << part.seconds << " s (" << std::setprecision(0) << rate
-      << " cases/s)\n";
+      << " cases/s" << (part.by_time ? ", filled its share of the budget on " + std::to_string(s.jobs) + " threads" : std::string())
+      << ")\n";
     for (const auto& r : part.rounds) o << "  " << run_command(s, r) << "\n";
     const int name_w = property_column_width(c.properties);
     o << "  " << std::left << std::setw(name_w) << "PROPERTY" << std::right << std::setw(8) << "cases" << std::setw(8)
@@ -239,6 +240,7 @@ nlohmann::ordered_json summary_json(const Settings& s, const Summary& out, int c
     const auto part_json = [&](const CampaignPart& part) {
         nlohmann::ordered_json c = campaign_json(part.campaign, {}, part.seconds);
         c.erase("counterexamples");
+        c["filled_by_time"] = part.by_time;
         c["rounds"] = nlohmann::ordered_json::array();
         for (const auto& r : part.rounds) {
             c["rounds"].push_back({{"seed", std::to_string(r.seed)}, {"cases", r.cases}, {"seconds", r.seconds}, {"reproduce", run_command(s, r)}});
