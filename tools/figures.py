@@ -86,56 +86,62 @@ def num(v, digits=0):
     return f"{v:,.{digits}f}"
 
 
+def markdown_table(columns, body):
+    """A markdown table: the header, its rule, a row per list of cells."""
+    return (["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)] +
+            ["| " + " | ".join(str(c) for c in row) + " |" for row in body])
+
+
 def table_bench(f):
     o = f["runs"][0]["output"]
     sps, t, big = o["scenarios_per_second"], o["us_per_scenario"], o["largest_scenario"]
     met = "met" if sps["median"] >= sps["target"] else "missed"
-    return [
-        "| measure | figure |", "|---|---|",
-        f"| scenarios per second (median of {len(sps['runs'])}; {o['population']['cases']} scenarios, {o['population']['steps']} steps) | {num(sps['median'])} (target {num(sps['target'])}: {met}) |",
-        f"| µs per scenario: simulated desktop / tool / checks / total | {num(t['sim'], 1)} / {num(t['tool'], 1)} / {num(t['checks'], 1)} / {num(t['total'], 1)} |",
-        f"| verdict evaluations per second ({o['judgements_per_second']['catalogue']} situations) | {num(o['judgements_per_second']['median'])} |",
-        f"| `replay` of the largest valid scenario ({num(big['input_bytes'])} bytes): peak memory, time, output | {num(big['peak_mb'], 1)} MB, {num(big['ms'])} ms, {num(big['output_bytes'])} bytes |",
-    ]
+    return markdown_table(["measure", "figure"], [
+        [f"scenarios per second (median of {len(sps['runs'])}; {o['population']['cases']} scenarios, {o['population']['steps']} steps)",
+         f"{num(sps['median'])} (target {num(sps['target'])}: {met})"],
+        ["µs per scenario: simulated desktop / tool / checks / total",
+         f"{num(t['sim'], 1)} / {num(t['tool'], 1)} / {num(t['checks'], 1)} / {num(t['total'], 1)}"],
+        [f"verdict evaluations per second ({o['judgements_per_second']['catalogue']} situations)", num(o['judgements_per_second']['median'])],
+        [f"`replay` of the largest valid scenario ({num(big['input_bytes'])} bytes): peak memory, time, output",
+         f"{num(big['peak_mb'], 1)} MB, {num(big['ms'])} ms, {num(big['output_bytes'])} bytes"],
+    ])
+
+
+def exponent(value, bound):
+    return f"{value:.2f}" + (f" **(over {bound})**" if value > bound else "")
 
 
 def table_scaling(f):
     o = f["runs"][0]["output"]
-    rows = ["| dimension | amounts (1x, 4x, 16x) | µs per run | peak heap (KB) | time exponent | memory exponent |",
-            "|---|---|---|---|---|---|"]
+    body = []
     for d in o["dimensions"]:
         pts = d["points"]
-        rows.append(f"| {d['dimension']} | {', '.join(str(p['amount']) for p in pts)} | "
-                    f"{', '.join(num(p['us_per_run']) for p in pts)} | {', '.join(num(p['peak_heap_bytes'] / 1024) for p in pts)} | "
-                    f"{d['time_exponent']:.2f}{' **(over ' + str(o['exponent_max']) + ')**' if d['time_exponent'] > o['exponent_max'] else ''} | "
-                    f"{d['memory_exponent']:.2f}{' **(over ' + str(o['exponent_max']) + ')**' if d['memory_exponent'] > o['exponent_max'] else ''} |")
-    return rows
+        body.append([d["dimension"], ", ".join(str(p["amount"]) for p in pts), ", ".join(num(p["us_per_run"]) for p in pts),
+                     ", ".join(num(p["peak_heap_bytes"] / 1024) for p in pts),
+                     exponent(d["time_exponent"], o["exponent_max"]), exponent(d["memory_exponent"], o["exponent_max"])])
+    return markdown_table(["dimension", "amounts (1x, 4x, 16x)", "µs per run", "peak heap (KB)", "time exponent", "memory exponent"], body)
 
 
 def table_mutate_rules(f):
-    rows = ["| seed | cases per mutant | rule set | mutants (distinct) | equivalent | killed | survived (explained) | score |",
-            "|---|---|---|---|---|---|---|---|"]
-    for run in f["runs"]:
-        o = run["output"]
+    body = []
+    for o in (run["output"] for run in f["runs"]):
         explained = set(o["explained_survivors"])
         for r in o["rule_sets"]:
             ex = sum(1 for m in r["mutants"] if m["id"] in explained)
-            rows.append(f"| {o['seed']} | {num(o['cases'])} | {r['rules']} | {len(r['mutants'])} ({r['distinct']}) | {r['equivalent']} | {r['killed']} | "
-                        f"{r['survived']} ({ex}) | {r['killed']}/{r['non_equivalent']} |")
-    return rows
+            body.append([o["seed"], num(o["cases"]), r["rules"], f"{len(r['mutants'])} ({r['distinct']})", r["equivalent"], r["killed"],
+                         f"{r['survived']} ({ex})", f"{r['killed']}/{r['non_equivalent']}"])
+    return markdown_table(["seed", "cases per mutant", "rule set", "mutants (distinct)", "equivalent", "killed",
+                           "survived (explained)", "score"], body)
 
 
 def table_campaigns(f):
-    rows = ["| rules | seed | cases | cases/s | violations | known debts | not judged, worst property |",
-            "|---|---|---|---|---|---|---|"]
-    for run in f["runs"]:
-        o = run["output"]
-        violated = sum(p["violated"] for p in o["properties"])
-        debts = sum(sum(p["known_debts"].values()) for p in o["properties"])
+    body = []
+    for o in (run["output"] for run in f["runs"]):
         worst = max(o["properties"], key=lambda p: p["not_judged_permille"])
-        rows.append(f"| {o['rules']} | {o['seed']} | {num(o['cases'])} | {num(o['cases_per_second'])} | {violated} | {debts} | "
-                    f"{worst['not_judged_permille'] / 10:.1f} % ({worst['name']}) |")
-    return rows
+        body.append([o["rules"], o["seed"], num(o["cases"]), num(o["cases_per_second"]), sum(p["violated"] for p in o["properties"]),
+                     sum(sum(p["known_debts"].values()) for p in o["properties"]),
+                     f"{worst['not_judged_permille'] / 10:.1f} % ({worst['name']})"])
+    return markdown_table(["rules", "seed", "cases", "cases/s", "violations", "known debts", "not judged, worst property"], body)
 
 
 TABLES = {"bench": table_bench, "scaling": table_scaling, "mutate-rules": table_mutate_rules, "campaigns": table_campaigns}
