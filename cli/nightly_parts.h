@@ -59,7 +59,9 @@ struct TargetShare {
     std::uint32_t pct;
     std::uint32_t execs_per_s;  // nominal, under ASan + UBSan
 };
-constexpr TargetShare target_shares[] = {{"fuzz_batch", 20, 1'500},
+// fuzz_batch: 1,500 exec/s alone, but 790-850 inside the two-minute nightly on 2 cores (the clock
+// stopped it after 18,982 and 20,518 of 36,000 runs at twice its share): 900 is what a night gets.
+constexpr TargetShare target_shares[] = {{"fuzz_batch", 20, 900},
                                          {"fuzz_scenario_json", 15, 2'200},
                                          {"fuzz_verdict", 10, 40'000},
                                          {"fuzz_locator", 10, 5'000},
