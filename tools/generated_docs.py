@@ -70,6 +70,7 @@ def main():
     for path in files:
         lines = path.read_text(encoding="utf-8").splitlines()
         found = sections(lines, path)
+        rewrote = False
         for begin, end, source, args in reversed(found):
             count += 1
             want = output_of(a.deskcheck, source, args, path, begin + 1)
@@ -78,12 +79,13 @@ def main():
                 continue
             if a.write:
                 lines[begin + 1:end] = want
+                rewrote = True
                 print(f"{path}:{begin + 1}: rewrote '{source} {args}'")
             else:
                 stale += 1
                 sys.stdout.writelines(difflib.unified_diff([l + "\n" for l in have], [l + "\n" for l in want],
                                                            f"{path} (line {begin + 2})", f"{source} {args}"))
-        if a.write and found:
+        if rewrote:
             path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     if stale:
         print(f"{stale} of {count} generated sections differ from their command: "
