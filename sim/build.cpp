@@ -77,6 +77,18 @@ constexpr TimeMs typing_burst_until_ms = 3'600;
 // other one), in this share of cases.
 constexpr std::uint32_t shared_identity_permille = 30;
 inline constexpr std::uint32_t electron_ref_click_permille = 20;
+// Swarm over the world, drawn last (the choices before keep their meaning): in this share of cases
+// the world is still: every app answers at once (no latency, no feed delay), so one immediate read
+// is settled and even the `published` rules owe a decision on what they read, and a control is
+// disabled one time in three, so a delivered action that changes nothing tells Absent. It makes
+// "Ctrl+A into a disabled edit of an app that answers at once" (the one case that demands
+// published's select_all.partial) about a case in two thousand, not one in ten thousand.
+constexpr std::uint32_t still_world_permille = 200;
+// The agent sends its steps one by one (not as a batch) in this share of cases: only then does it
+// send a post or a submit through write_once (W-4), and a write that must reconcile by a second
+// read needs an app slower than the first read, so singles are not rare.
+constexpr std::uint32_t singles_permille = 250;
+constexpr std::uint16_t disabled_in_still_world_permille = 333;
 
 // Hidden windows the hostile events may show: a popup, an occluder, a launched app's window.
 constexpr std::uint32_t hidden_windows_reserved = 3;
@@ -135,6 +147,7 @@ private:
     void add_launchable();
     void add_typing_burst();
     void share_an_identity();
+    void make_still();
     ElementId reorder_parent(const Window& w, ElementId moved);
     void add_app_events();
     void add_user_events();
@@ -445,6 +458,19 @@ void Builder::share_an_identity() {
     }
 }
 
+void Builder::make_still() {
+    for (auto& app : s_.apps) {
+        app.latency_ms_min = 0;
+        app.latency_ms_max = 0;
+        app.feed_latency_ms = 0;
+    }
+    for (auto& w : s_.windows) {
+        for (auto& c : w.controls) {
+            if (c_.chance(disabled_in_still_world_permille)) c.enabled = false;
+        }
+    }
+}
+
 // Swarm: each fault is on in a share of cases. A stale read and an overrun beyond the declared
 // latency bound are faults the tool does not promise to survive (S-7): the checks cannot blame
 // it where they shaped the evidence, so they are on less often, to keep every property judged on
@@ -554,7 +580,7 @@ Step Builder::draw_step() {
 Scenario Builder::build() {
     s_.seed = static_cast<std::uint64_t>(c_.between(0, UINT32_MAX));
     s_.rules = "current";
-    s_.batch = !c_.chance(100);
+    s_.batch = !c_.chance(singles_permille);
     draw_monitors();
     draw_windows();
     assert(visible_ >= 1);
@@ -576,6 +602,7 @@ Scenario Builder::build() {
     // keystrokes are a burst that outlasts the tool's whole F-1 wait.
     if (user_events && c_.chance(typing_burst_permille)) add_typing_burst();
     if (c_.chance(shared_identity_permille)) share_an_identity();
+    if (c_.chance(still_world_permille)) make_still();
     return std::move(s_);
 }
 

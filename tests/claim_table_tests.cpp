@@ -52,8 +52,10 @@ BOOST_AUTO_TEST_CASE(P1_claim_table_rows_are_well_formed) {
     }
 }
 
+// 1,200 cases per rule set: a write that reconciles with a readable second read (W-4), the rarest
+// claim, comes a few times in a thousand cases; at 400 some seeds show none.
 BOOST_AUTO_TEST_CASE(P1_claim_table_every_claim_is_judged_both_ways_or_declares_its_gap) {
-    const auto proofs = prove_claims(400, 7);
+    const auto proofs = prove_claims(1200, 7);
     std::size_t judged_directions = 0;
     for (const TamperProof& p : proofs) {
         const ClaimRow* row = nullptr;
