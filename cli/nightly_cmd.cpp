@@ -1,20 +1,23 @@
 // deskcheck nightly [--minutes M] [--jobs N] [--json] [--rules R] [--out DIR] [--seed S]
-//                   [--fuzz-build DIR] [--no-fuzz] [--campaign-cases N] [--wait]
-//                   [--mutate-rules-cases N] [--mutate-rules-baseline FILE] [--mutation NAME (self-tests)]
-// The main CI job (docs/nightly-and-ci.md): a property campaign (and one under the published rules) from a fresh seed (the date and the
-// git commit: varied, yet reproducible), each fuzz target under libFuzzer for its share of the
-// work, `deskcheck mutate-rules` over every rule table (surviving mutations not explained in
-// corpus/mutate-rules/explained.json are warnings), new inputs merged into corpus/<target>/, every crash converted and shrunk into
-// corpus/regressions/, a sample of runs replayed twice (S-1), and a summary.
-// The work is counted from --minutes (campaign cases, libFuzzer runs), never measured by the clock:
-// the same seed on the same checkout does the same night. The clock only stops a part that runs
-// far over its share. One nightly per checkout at a time (a lock in build/nightly/). SIGINT and
-// SIGTERM stop it at the next boundary: the children are stopped, what they found is merged, the
-// summary so far is printed marked "interrupted".
-// Exit codes by class (libFuzzer's own are 1, 70-72, 77, none reused):
-//   0 clean, 2 bad usage, 3 a property violation found, 4 a fuzz crash that is not a property
-//   violation (sanitizer, timeout, fuzz_verdict / fuzz_locator / fuzz_observation invariant), 5 infrastructure
-//   error, 6 another nightly runs in this checkout, 130 / 143 interrupted by SIGINT / SIGTERM.
+//                   [--fuzz-build DIR] [--no-fuzz] [--campaign-cases N] [--fuzz-counted] [--wait]
+//                   [--mutate-rules-cases N] [--mutate-rules-baseline FILE] [--mutate-model-sample N]
+//                   [--mutation NAME (self-tests)]
+// The main CI job (docs/nightly-and-ci.md): a property campaign (and one under the published rules)
+// from a fresh seed (the date and the git commit: varied, yet reproducible), the R0 campaign,
+// `deskcheck mutate-rules` over every rule table (surviving mutations not explained in
+// corpus/mutate-rules/explained.json are warnings), each fuzz target under libFuzzer, new inputs
+// merged into corpus/<target>/, every crash converted and shrunk into corpus/regressions/, a sample
+// of runs replayed twice (S-1), and a summary.
+// The campaigns and the fuzz targets fill their share of --minutes (every round's seed printed, every
+// crash a file: whatever a night finds replays); --campaign-cases and --fuzz-counted count them
+// instead, so that a seed does the same night. R0 and mutate-rules are counted; the clock stops a
+// counted part only when it runs far over its share. One nightly per checkout at a time (a lock in
+// build/nightly/). SIGINT and SIGTERM stop it at the next boundary: the children are stopped, what
+// they found is merged, the summary so far is printed marked "interrupted".
+// Exit codes: the table every command shares (cli/args.h exit_code_table): 0 clean, 1 a property
+// violation found, 2 bad usage, 3 out of memory, 5 infrastructure error, 6 another nightly runs in
+// this checkout, 7 a fuzz crash that is not a property violation (sanitizer, timeout, an invariant of
+// fuzz_verdict / fuzz_locator / fuzz_observation), 130 / 143 interrupted by SIGINT / SIGTERM.
 //
 // The parts of the night are in cli/nightly_*.cpp (their shared declarations in nightly_parts.h);
 // this file holds the command itself: the lock, the parts in order, the interruption.
@@ -49,7 +52,7 @@ constexpr auto lock_poll = std::chrono::milliseconds(200);
 constexpr const char* nightly_help =
     "usage: deskcheck nightly [--minutes M] [--jobs N] [--json] [--rules published|current] [--out DIR]\n"
     "                         [--seed S] [--fuzz-build DIR] [--no-fuzz] [--campaign-cases N] [--wait]\n"
-    "                         [--mutate-rules-cases N] [--mutate-rules-baseline FILE]\n"
+    "                         [--fuzz-counted] [--mutate-rules-cases N] [--mutate-rules-baseline FILE]\n"
     "                         [--mutate-model-sample N]\n"
     "  The main CI job: a property campaign (11% of the budget) under --rules (default current), the\n"
     "  same under the published rules (4%: its debts D-1..D-3 are known debts, any other violation a\n"
@@ -64,9 +67,10 @@ constexpr const char* nightly_help =
     "  and a summary (text, or --json) listing each finding's replay command and page. Progress goes\n"
     "  to stderr.\n"
     "  The two property campaigns fill their share of the budget: rounds of growing size, --jobs at a\n"
-    "  time, until the share's deadline; every round is printed with the command that replays it. The\n"
-    "  other parts' work is counted from the budget (mutate-rules cases, libFuzzer -runs); the clock\n"
-    "  stops a counted part only at twice its share (then a warning says so).\n"
+    "  time, until the share's deadline; every round is printed with the command that replays it. Each\n"
+    "  fuzz target fills its share too (libFuzzer -max_total_time; its crashes are files that replay).\n"
+    "  R0's and mutate-rules' work is counted from the budget (cases); the clock stops a counted part\n"
+    "  only at twice its share (then a warning says so).\n"
     "  --minutes M      nominal budget (default 2)\n"
     "  --jobs N         campaign rounds at a time, mutate-rules' threads, libFuzzer -fork=N\n"
     "                   (default: the machine's cores)\n"
@@ -74,6 +78,8 @@ constexpr const char* nightly_help =
     "  --campaign-cases N  count the campaign's cases instead of filling its share (a seed then\n"
     "                   always does the same campaigns, on any --jobs); the published campaign's\n"
     "                   are 4/11 of them\n"
+    "  --fuzz-counted   count libFuzzer's runs from a nominal rate (-runs) instead of filling each\n"
+    "                   target's share (with --jobs 1 a seed then repeats its fuzzing)\n"
     "  --mutate-rules-cases N  mutate-rules' cases per mutant (default: from --minutes)\n"
     "  --mutate-rules-baseline FILE  the explained survivors (default corpus/mutate-rules/explained.json)\n"
     "  --mutate-model-sample N  after the other parts, tools/mutate-model --sample N on the night's seed\n"
@@ -181,7 +187,7 @@ bool prepare_folders(const Settings& s) {
 
 int cmd_nightly(const Argv& argv) {
     using namespace nightly;
-    Args args("nightly", argv, {"--json", "--help", "--no-fuzz", "--wait"},
+    Args args("nightly", argv, {"--json", "--help", "--no-fuzz", "--wait", "--fuzz-counted"},
               {"--minutes", "--jobs", "--rules", "--out", "--seed", "--fuzz-build", "--mutation", "--campaign-cases",
                "--mutate-rules-cases", "--mutate-rules-baseline", "--mutate-model-sample"});
     if (args.flag("--help")) {

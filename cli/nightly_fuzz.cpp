@@ -95,15 +95,16 @@ void run_one_target(const Settings& s, const TargetShare& t, std::uint32_t index
     plan.options_file = s.checkout / "fuzz" / (std::string(t.name) + ".options");
     plan.work = s.work / t.name;
     plan.runs = runs_of(s, t);
-    plan.seconds_max = clock_stop_s(s, t.pct);
+    plan.seconds_max = plan.runs == 0 ? share_s(s, t.pct) : clock_stop_s(s, t.pct);
     plan.jobs = s.jobs;
     plan.seed = static_cast<std::uint32_t>(props::case_seed(s.seed, 1000 + index) % 0xffff'fffeULL) + 1;
     std::error_code ec;
     fs::remove_all(plan.work, ec);  // tonight's earlier run of this seed (the lock keeps others out)
     fs::create_directories(plan.corpus, ec);
-    progress(std::string(t.name) + ": fuzzing " + std::to_string(plan.runs) + " runs (libFuzzer -seed=" +
-             std::to_string(plan.seed) + (s.jobs > 1 ? ", -fork=" + std::to_string(s.jobs) : "") + ", clock stop " +
-             std::to_string(plan.seconds_max) + " s)");
+    progress(std::string(t.name) + ": fuzzing " +
+             (plan.runs == 0 ? "for its share, " + std::to_string(plan.seconds_max) + " s" : std::to_string(plan.runs) + " runs") +
+             " (libFuzzer -seed=" + std::to_string(plan.seed) + (s.jobs > 1 ? ", -fork=" + std::to_string(s.jobs) : "") +
+             (plan.runs == 0 ? "" : ", clock stop " + std::to_string(plan.seconds_max) + " s") + ")");
     FuzzRun run = run_fuzz_target(plan);
     if (!run.infra_error.empty()) out.infra_errors.push_back(std::string(t.name) + ": " + run.infra_error);
     if (run.stopped_by_clock) {

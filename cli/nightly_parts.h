@@ -32,7 +32,8 @@ constexpr int exit_another_nightly = 6;
 
 // The budget's shares, in percent: the campaign, then each fuzz target (same order as targets).
 // The property campaigns fill their share by time (cli/nightly_campaign.cpp) unless
-// --campaign-cases counts them; every other share is turned into a count of work at a nominal rate
+// --campaign-cases counts them, and so do the fuzz targets (libFuzzer -max_total_time) unless
+// --fuzz-counted counts them; R0 and mutate-rules are turned into a count of work at a nominal rate
 // (this machine's, docs/benchmarks.md): the count is the night; the clock stops a counted part only
 // after clock_stop_factor times its share.
 constexpr std::uint32_t campaign_share_pct = 11;
@@ -57,10 +58,11 @@ constexpr std::uint32_t clock_stop_factor = 2;
 struct TargetShare {
     const char* name;
     std::uint32_t pct;
-    std::uint32_t execs_per_s;  // nominal, under ASan + UBSan
+    std::uint32_t execs_per_s;  // nominal, under ASan + UBSan: --fuzz-counted's -runs
 };
 // fuzz_batch: 1,500 exec/s alone, but 790-850 inside the two-minute nightly on 2 cores (the clock
-// stopped it after 18,982 and 20,518 of 36,000 runs at twice its share): 900 is what a night gets.
+// stopped a counted run after 18,982 and 20,518 of 36,000 runs at twice its share): 900 is what a
+// night gets.
 constexpr TargetShare target_shares[] = {{"fuzz_batch", 20, 900},
                                          {"fuzz_scenario_json", 15, 2'200},
                                          {"fuzz_verdict", 10, 40'000},
@@ -83,6 +85,7 @@ struct Settings {
     std::uint32_t jobs = 1;
     bool json = false;
     bool no_fuzz = false;
+    bool fuzz_counted = false;  // libFuzzer -runs from the nominal rate; else each target fills its share
     bool wait_for_lock = false;
     std::uint64_t campaign_cases = 0;
     std::uint64_t published_cases = 0;  // the published rules' campaign alongside
@@ -162,7 +165,7 @@ std::string now_utc_time();
 std::optional<Settings> parse(Args& args);
 std::uint32_t share_s(const Settings& s, std::uint32_t pct);  // a part's share of the budget, in seconds
 std::uint32_t clock_stop_s(const Settings& s, std::uint32_t pct);
-std::uint64_t runs_of(const Settings& s, const TargetShare& t);
+std::uint64_t runs_of(const Settings& s, const TargetShare& t);  // 0: the target fills its share by time
 std::string run_command(const Settings& s, const Round& r);
 fs::path default_out(const Settings& s);
 std::string replay_command(const std::string& file);

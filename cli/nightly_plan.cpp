@@ -122,6 +122,7 @@ std::optional<Settings> parse(Args& args) {
     s.jobs = static_cast<std::uint32_t>(jobs.value_or(std::clamp<std::uint64_t>(std::thread::hardware_concurrency(), 1, jobs_max)));
     s.json = args.flag("--json");
     s.no_fuzz = args.flag("--no-fuzz");
+    s.fuzz_counted = args.flag("--fuzz-counted");
     s.wait_for_lock = args.flag("--wait");
     // Without --campaign-cases both campaigns fill their share of the budget (0: by time); with it,
     // the count, and the published campaign's in the ratio of their shares.
@@ -145,7 +146,9 @@ std::optional<Settings> parse(Args& args) {
 std::uint32_t share_s(const Settings& s, std::uint32_t pct) { return std::max<std::uint32_t>(1, s.budget_s * pct / 100); }
 
 std::uint32_t clock_stop_s(const Settings& s, std::uint32_t pct) { return share_s(s, pct) * clock_stop_factor; }
-std::uint64_t runs_of(const Settings& s, const TargetShare& t) { return std::uint64_t{share_s(s, t.pct)} * t.execs_per_s; }
+std::uint64_t runs_of(const Settings& s, const TargetShare& t) {
+    return s.fuzz_counted ? std::uint64_t{share_s(s, t.pct)} * t.execs_per_s : 0;
+}
 
 std::string run_command(const Settings& s, const Round& r) {
     std::string cmd = "deskcheck run --seed " + std::to_string(r.seed) + " --cases " + std::to_string(r.cases) +
@@ -178,7 +181,9 @@ void print_header(const Settings& s, std::ostream& out) {
                                      : ", published campaign " + std::to_string(s.published_cases) + " cases")
         << ", mutate-rules " << s.mutate_rules_cases
         << " cases per mutant";
-    for (const auto& t : target_shares) out << ", " << t.name << " " << runs_of(s, t) << " runs";
+    for (const auto& t : target_shares) {
+        out << ", " << t.name << " " << (s.fuzz_counted ? std::to_string(runs_of(s, t)) + " runs" : std::to_string(share_s(s, t.pct)) + " s");
+    }
     out << " (the clock stops a part at twice its share); jobs " << s.jobs << "\n  fuzz build "
         << (s.no_fuzz ? std::string("not used (--no-fuzz)") : s.fuzz_build.string()) << "; counterexamples to "
         << s.out.string() << "; logs in " << s.work.string() << "\n";

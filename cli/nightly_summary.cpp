@@ -141,7 +141,7 @@ void print_fuzz(const Summary& out, std::ostream& o) {
       << std::setw(6) << "new" << std::setw(9) << "crashes" << std::setw(9) << "RSS MB\n";
     for (const auto& r : out.fuzz) {
         o << "  " << std::left << std::setw(20) << r.target << std::right << std::setw(8) << std::setprecision(0)
-          << r.seconds << std::setw(11) << r.execs << std::setw(11) << r.runs_planned << std::setw(9) << r.execs_per_second << std::setw(7) << r.cov
+          << r.seconds << std::setw(11) << r.execs << std::setw(11) << (r.runs_planned == 0 ? std::string("by time") : std::to_string(r.runs_planned)) << std::setw(9) << r.execs_per_second << std::setw(7) << r.cov
           << std::setw(8) << r.ft << std::setw(9) << r.corpus_before << std::setw(6) << r.corpus_added << std::setw(9)
           << r.crashes.size() << std::setw(8) << r.peak_rss_mb << (r.interrupted ? "  interrupted" : "") << "\n";
         if (!r.merged_by.empty() && r.merged_by != "libFuzzer -merge=1") o << "    new inputs " << r.merged_by << "\n";
@@ -215,7 +215,8 @@ nlohmann::ordered_json fuzz_json(const Summary& out) {
                                  {"peak_rss_mb", r.peak_rss_mb}, {"corpus_before", r.corpus_before},
                                  {"corpus_added", r.corpus_added}, {"crashes", r.crashes.size()},
                                  {"libfuzzer_exit", r.exit_code}, {"command", r.command}};
-        t["runs_planned"] = r.runs_planned;
+        t["filled_by_time"] = r.runs_planned == 0;
+        t["runs_planned"] = r.runs_planned == 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.runs_planned);
         t["interrupted"] = r.interrupted;
         t["stopped_by_clock"] = r.stopped_by_clock;
         t["merged_by"] = r.merged_by;

@@ -307,11 +307,12 @@ FuzzRun run_fuzz_target(const FuzzPlan& plan) {
     fs::create_directories(artifacts, ec);
     run.corpus_before = copy_new(plan.corpus, grown);
     const std::vector<std::string> flags = option_flags(plan.options_file);
-    std::vector<std::string> words{plan.binary.string(), "-runs=" + std::to_string(plan.runs),
-                                   "-max_total_time=" + std::to_string(plan.seconds_max),
+    // runs 0: no -runs (libFuzzer's default, until the clock): the target fills its share.
+    std::vector<std::string> words{plan.binary.string(), "-max_total_time=" + std::to_string(plan.seconds_max),
                                    "-seed=" + std::to_string(plan.seed), "-print_final_stats=1",
                                    "-timeout=" + std::to_string(per_input_timeout_s), "-rss_limit_mb=" + std::to_string(rss_limit_mb),
                                    "-artifact_prefix=" + artifacts.string() + "/"};
+    if (plan.runs > 0) words.insert(words.begin() + 1, "-runs=" + std::to_string(plan.runs));
     if (plan.jobs > 1) {
         words.push_back("-fork=" + std::to_string(plan.jobs));
         words.push_back("-ignore_crashes=1");
@@ -327,8 +328,8 @@ FuzzRun run_fuzz_target(const FuzzPlan& plan) {
     run.interrupted = child.forwarded;
     read_stats(plan.work / "fuzz.log", run);
     run.crashes = findings_in(artifacts);
-    run.stopped_by_clock = !run.interrupted && (child.deadline_hit || (run.execs < plan.runs && run.crashes.empty() &&
-                                                                      run.seconds >= plan.seconds_max));
+    run.stopped_by_clock = plan.runs > 0 && !run.interrupted &&
+                           (child.deadline_hit || (run.execs < plan.runs && run.crashes.empty() && run.seconds >= plan.seconds_max));
     if (!child.error.empty()) {
         run.infra_error = child.error;
         return run;

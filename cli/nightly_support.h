@@ -38,8 +38,8 @@ struct FuzzPlan {
     std::filesystem::path corpus;        // corpus/<target>/ of the checkout
     std::filesystem::path options_file;  // fuzz/<target>.options ([libfuzzer] max_len, dict)
     std::filesystem::path work;          // a fresh temporary folder for this target
-    std::uint64_t runs = 0;              // libFuzzer -runs: the work, by count (same seed, same night)
-    std::uint32_t seconds_max = 0;       // libFuzzer -max_total_time: the clock only stops it
+    std::uint64_t runs = 0;              // libFuzzer -runs: the work, by count (same seed, same night); 0: by time
+    std::uint32_t seconds_max = 0;       // libFuzzer -max_total_time: the share (by time), or the clock stop
     std::uint32_t jobs = 1;              // > 1: libFuzzer -fork=jobs
     std::uint32_t seed = 1;              // libFuzzer -seed (nonzero)
 };

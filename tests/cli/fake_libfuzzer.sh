@@ -11,6 +11,8 @@
 #     "$FAKE_FUZZ_STATE/<target>.ready", and waits until SIGINT or SIGTERM: then prints
 #     "run interrupted" and the final statistics, and exits 72, as libFuzzer does. The worker is
 #     left behind on purpose (a background job of a script ignores SIGINT): deskcheck must stop it.
+# With FAKE_FUZZ_ARGS set (a folder), a fuzzing run (not a merge) writes its arguments there, one a
+# line, as "<target>.args".
 target=$(basename "$0")
 merge=0
 dirs=()
@@ -32,6 +34,7 @@ if [ $merge = 1 ]; then
     exit 0
 fi
 corpus=${dirs[${#dirs[@]}-1]}
+[ -n "${FAKE_FUZZ_ARGS:-}" ] && printf '%s\n' "$@" > "$FAKE_FUZZ_ARGS/$target.args"
 for i in 1 2 3; do printf 'new input %s %s' "$target" "$i" > "$corpus/new-$target-$i"; done
 stats() {
     echo "#1234 DONE   cov: 42 ft: 77 corp: 5/100b exec/s: 100 rss: 30Mb"
