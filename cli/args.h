@@ -15,8 +15,7 @@ namespace deskcheck::cli {
 inline constexpr int exit_ok = 0;
 inline constexpr int exit_violation = 1;
 inline constexpr int exit_usage = 2;
-// S-8: the process ran out of memory (one line on stderr, never an abort). `deskcheck nightly`
-// gives 3 another meaning (a property violated) in its own table; its out-of-memory is 3 too.
+// S-8: the process ran out of memory (one line on stderr, never an abort).
 inline constexpr int exit_out_of_memory = 3;
 // replay, judge-snapshot: a file's recorded outcome did NOT reproduce (1 is a violation that did,
 // or one no file recorded).

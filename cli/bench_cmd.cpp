@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "cli/args.h"
+#include "cli/bench_instructions.h"
 #include "cli/bench_scaling.h"
 #include "cli/files.h"
 #include "cli/fuzz_commands.h"
@@ -45,6 +46,7 @@ using Clock = std::chrono::steady_clock;
 
 constexpr std::uint64_t bench_seed = 0xbe9c4;
 constexpr std::uint32_t cases_default = 2000;
+constexpr std::uint32_t instructions_cases_default = 1000;
 constexpr std::uint64_t cases_max = 1'000'000;
 constexpr std::uint64_t repeats_max = 101;
 constexpr std::uint32_t judge_rounds = 200;
@@ -52,6 +54,7 @@ constexpr double scenarios_per_second_target = 200'000;  // release, every check
 
 constexpr const char* bench_help =
     "usage: deskcheck bench [--json] [--repeats N] [--cases N] | bench --scaling [--json] [--repeats N]\n"
+    "       deskcheck bench --instructions [--json] [--cases N]\n"
     "  scenarios/s on a fixed generated population (run + every check except deterministic),\n"
     "  verdict evaluations/s over the diff-rules catalogue, and where a scenario's time goes\n"
     "  (sim, tool, checks); each the median of N repeats (default 3); and peak memory, time and output of\n"
@@ -59,7 +62,13 @@ constexpr const char* bench_help =
     "  Build with the release preset:\n"
     "  cmake --workflow --preset release, then build/release/cli/deskcheck bench\n"
     "  --scaling: one run's time and peak memory on scenarios grown 1x, 4x, 16x in steps, events,\n"
-    "  controls and text length, with the fitted exponent of each; exit 1 when one is above 1.2.\n";
+    "  controls and text length, with the fitted exponent of each; exit 1 when one is above 1.2.\n"
+    "  --instructions: instructions per scenario (default 1000 scenarios) and their split (the\n"
+    "  simulated desktop's setup, the run after it, the checks), counted by callgrind: a figure the\n"
+    "  machine's load does not move. Needs valgrind; each count is a child process\n"
+    "  (deskcheck bench --instructions-pass PHASE --rounds R under valgrind), about a minute in all.\n"
+    "exit: 0 done, 1 a --scaling exponent above 1.2, 2 bad usage, 5 valgrind missing or a count failed,\n"
+    "      130 / 143 interrupted (--instructions)\n";
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
@@ -67,22 +76,6 @@ double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     return v.empty() ? 0 : v[v.size() / 2];
 }
-
-std::vector<sim::Scenario> population(std::uint32_t cases) {
-    sim::BuildOptions g = sim::campaign_build_options();
-    g.windows_max = 4;
-    g.steps_max = 8;
-    std::vector<sim::Scenario> out;
-    out.reserve(cases);
-    for (std::uint32_t i = 0; i < cases; ++i) {
-        sim::Prng rng(props::case_seed(bench_seed, i));
-        out.push_back(sim::build_scenario_from_prng(rng, g));
-        out.back().rules = "current";
-    }
-    return out;
-}
-
-
 
 // ---- where the time goes ------------------------------------------------------------------------
 
@@ -330,14 +323,6 @@ Split median_split(const BenchResult& r) {
     return splits.empty() ? Split{} : splits[splits.size() / 2];
 }
 
-std::string build_kind() {
-#ifdef NDEBUG
-    return "assertions off (release)";
-#else
-    return "assertions on: not the release preset, the figures are pessimistic";
-#endif
-}
-
 void print_text(const BenchResult& r) {
     const double sps = median(r.scenarios);
     const Split s = median_split(r);
@@ -377,8 +362,30 @@ nlohmann::ordered_json bench_json(const BenchResult& r) {
 
 }  // namespace
 
+std::vector<sim::Scenario> bench_population(std::uint32_t cases) {
+    sim::BuildOptions g = sim::campaign_build_options();
+    g.windows_max = 4;
+    g.steps_max = 8;
+    std::vector<sim::Scenario> out;
+    out.reserve(cases);
+    for (std::uint32_t i = 0; i < cases; ++i) {
+        sim::Prng rng(props::case_seed(bench_seed, i));
+        out.push_back(sim::build_scenario_from_prng(rng, g));
+        out.back().rules = "current";
+    }
+    return out;
+}
+
+std::string build_kind() {
+#ifdef NDEBUG
+    return "assertions off (release)";
+#else
+    return "assertions on: not the release preset, the figures are pessimistic";
+#endif
+}
+
 int cmd_bench(const Argv& argv) {
-    Args args("bench", argv, {"--json", "--help", "--scaling"}, {"--repeats", "--cases"});
+    Args args("bench", argv, {"--json", "--help", "--scaling", "--instructions"}, {"--repeats", "--cases", "--instructions-pass", "--rounds"});
     if (args.flag("--help")) {
         std::cout << bench_help;
         return exit_ok;
@@ -390,10 +397,19 @@ int cmd_bench(const Argv& argv) {
     if (args.ok() && !args.positional().empty()) args.fail("unexpected argument '" + args.positional().front() + "'");
     if (args.ok() && args.flag("--scaling") && cases) args.fail("--cases sizes the population; --scaling runs its own scenarios");
     if (!args.ok()) return usage_error("bench", args.error());
+    const auto pass = args.option("--instructions-pass");
+    const auto rounds = args.number("--rounds");
+    if (args.ok() && pass && *pass != "build" && *pass != "run" && *pass != "all") args.fail("--instructions-pass must be build, run or all");
+    if (args.ok() && rounds && (*rounds == 0 || *rounds > repeats_max)) args.fail("--rounds must lie in 1.." + std::to_string(repeats_max));
+    if (args.ok() && rounds && !pass) args.fail("--rounds goes with --instructions-pass");
+    if (args.ok() && args.flag("--instructions") && (args.flag("--scaling") || repeats)) args.fail("--instructions counts once: no --scaling, no --repeats");
+    if (!args.ok()) return usage_error("bench", args.error());
+    if (pass) return bench_instructions_pass(*pass, static_cast<std::uint32_t>(rounds.value_or(1)), static_cast<std::uint32_t>(cases.value_or(instructions_cases_default)));
+    if (args.flag("--instructions")) return bench_instructions(args.flag("--json"), static_cast<std::uint32_t>(cases.value_or(instructions_cases_default)));
     if (args.flag("--scaling")) return bench_scaling(args.flag("--json"), repeats.value_or(3));
     BenchResult r;
     r.cases = static_cast<std::uint32_t>(cases.value_or(cases_default));
-    const auto pop = population(r.cases);
+    const auto pop = bench_population(r.cases);
     for (const auto& s : pop) r.steps += s.steps.size();
     const auto catalogue = situation_catalogue();
     r.catalogue = catalogue.size();

@@ -1,6 +1,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "harness/run.h"
 #include "sim/scenario.h"
@@ -11,6 +13,10 @@ namespace deskcheck::cli {
 // as in campaigns and fuzzing); and every check but `deterministic` on the run (the items judged).
 props::RunOptions bench_options(bool trace);
 std::uint32_t run_checks(const sim::Scenario& s, const props::RunResult& run);
+// The bench population: `cases` scenarios of the campaign's builder (<= 4 windows, <= 8 steps,
+// the `current` rules) from a fixed seed.
+std::vector<sim::Scenario> bench_population(std::uint32_t cases);
+std::string build_kind();  // "assertions off (release)", or a warning that the figures are pessimistic
 
 // `deskcheck bench --scaling`: time and peak memory of one run (the tool, every check but
 // `deterministic`) on scenarios grown 1x, 4x and 16x along each dimension (sim/scaled_scenario.h),

@@ -61,6 +61,7 @@ struct SetReport {
 struct MutateSettings {
     std::vector<std::string> sets;        // "published", "current", "observation"
     std::optional<std::string> row;       // only this row's mutations
+    std::vector<std::string> only;        // non-empty: only these mutants (ids), e.g. earlier survivors
     std::uint64_t seed = 1;
     std::uint32_t cases = 20000;
     bool shrink = true;

@@ -130,6 +130,11 @@ void judge_all(SetReport& r, const std::vector<std::size_t>& work, const MutateS
     for (auto& t : threads) t.join();
 }
 
+// MutateSettings::only: every mutant when empty.
+bool listed(const std::vector<std::string>& only, const std::string& id) {
+    return only.empty() || std::find(only.begin(), only.end(), id) != only.end();
+}
+
 // Copies each repeated move's outcome from its first listing and counts the distinct ones.
 void finish(SetReport& r, std::chrono::steady_clock::time_point started) {
     for (auto& m : r.mutants) {
@@ -234,7 +239,7 @@ SetReport mutate_verdict_set(const RuleSet& rules, const MutateSettings& s) {
         m.row = mutation.row;
         m.column = column_of(mutation);
         m.operation = props::operation_name(mutation);
-        m.selected = !s.row || rules.rules[mutation.row].id == *s.row;
+        m.selected = (!s.row || rules.rules[mutation.row].id == *s.row) && listed(s.only, m.id);
         count += m.selected ? 1 : 0;
         r.mutants.push_back(std::move(m));
     }
@@ -309,7 +314,7 @@ SetReport mutate_observation_set(const MutateSettings& s) {
         m.row = mutation.row;
         m.column = observation_column(mutation);
         m.operation = props::observation_operation_name(mutation);
-        m.selected = !s.row || rules[mutation.row].reason == *s.row;
+        m.selected = (!s.row || rules[mutation.row].reason == *s.row) && listed(s.only, m.id);
         count += m.selected ? 1 : 0;
         r.mutants.push_back(std::move(m));
     }

@@ -8,10 +8,10 @@
 // corpus/mutate-rules/explained.json are warnings), each fuzz target under libFuzzer, new inputs
 // merged into corpus/<target>/, every crash converted and shrunk into corpus/regressions/, a sample
 // of runs replayed twice (S-1), and a summary.
-// The campaigns and the fuzz targets fill their share of --minutes (every round's seed printed, every
-// crash a file: whatever a night finds replays); --campaign-cases and --fuzz-counted count them
-// instead, so that a seed does the same night. R0 and mutate-rules are counted; the clock stops a
-// counted part only when it runs far over its share. One nightly per checkout at a time (a lock in
+// The campaigns, the fuzz targets and mutate-rules' survivors fill their share of --minutes (every
+// round's seed printed, every crash a file: whatever a night finds replays); --campaign-cases,
+// --fuzz-counted and --mutate-rules-cases count them instead, so that a seed does the same night.
+// R0 is counted; the clock stops a counted part only when it runs far over its share. One nightly per checkout at a time (a lock in
 // build/nightly/). SIGINT and SIGTERM stop it at the next boundary: the children are stopped, what
 // they found is merged, the summary so far is printed marked "interrupted".
 // Exit codes: the table every command shares (cli/args.h exit_code_table): 0 clean, 1 a property
@@ -69,8 +69,10 @@ constexpr const char* nightly_help =
     "  The two property campaigns fill their share of the budget: rounds of growing size, --jobs at a\n"
     "  time, until the share's deadline; every round is printed with the command that replays it. Each\n"
     "  fuzz target fills its share too (libFuzzer -max_total_time; its crashes are files that replay).\n"
-    "  R0's and mutate-rules' work is counted from the budget (cases); the clock stops a counted part\n"
-    "  only at twice its share (then a warning says so).\n"
+    "  mutate-rules runs every mutant at a count from the budget, then its unexplained survivors again,\n"
+    "  round after round with more cases on a fresh seed, until its share's deadline (each kill printed\n"
+    "  with the command that shows it). R0's cases are counted from the budget; the clock stops a\n"
+    "  counted part only at twice its share (then a warning says so).\n"
     "  --minutes M      nominal budget (default 2)\n"
     "  --jobs N         campaign rounds at a time, mutate-rules' threads, libFuzzer -fork=N\n"
     "                   (default: the machine's cores)\n"
@@ -80,7 +82,8 @@ constexpr const char* nightly_help =
     "                   are 4/11 of them\n"
     "  --fuzz-counted   count libFuzzer's runs from a nominal rate (-runs) instead of filling each\n"
     "                   target's share (with --jobs 1 a seed then repeats its fuzzing)\n"
-    "  --mutate-rules-cases N  mutate-rules' cases per mutant (default: from --minutes)\n"
+    "  --mutate-rules-cases N  mutate-rules' cases per mutant, in one round (default: from --minutes,\n"
+    "                   then the survivors' rounds)\n"
     "  --mutate-rules-baseline FILE  the explained survivors (default corpus/mutate-rules/explained.json)\n"
     "  --mutate-model-sample N  after the other parts, tools/mutate-model --sample N on the night's seed\n"
     "                   (default: a mutant per minute of budget from 30 minutes up, else 0 = not run);\n"

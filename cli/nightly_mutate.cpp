@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -18,14 +20,78 @@ namespace deskcheck::cli::nightly {
 
 // ---- mutate-rules -------------------------------------------------------------------------------
 
-// `deskcheck mutate-rules` over every rule table, on the night's seed, for its share of the work
-// (cases per mutant; no shrinking: the night lists survivors, it keeps no kills). A surviving
-// mutation the baseline does not explain is a warning naming it: a weakened check shows up the
-// night it lands. Survivors never change the exit code (docs/nightly-and-ci.md).
-void run_mutate_rules_part(const Settings& s, Summary& out) {
-    const auto began = Clock::now();
-    const auto clock_stop = began + std::chrono::seconds(clock_stop_s(s, mutate_rules_share_pct));
-    bool out_of_time = false;
+namespace {
+
+// Each round after the first runs the unexplained survivors again, on a fresh stream of cases (its
+// own seed) with this many times the cases of the round before, until the share's deadline.
+constexpr std::uint32_t survivor_round_factor = 4;
+
+std::string set_of(const std::string& id) { return id.substr(0, id.find(':')); }
+std::string row_of(const std::string& id) {
+    const std::string set = set_of(id);
+    return id.substr(set.size() + 1, id.rfind(':') - set.size() - 1);
+}
+
+std::string mutate_rules_command(const std::string& id, std::uint64_t seed, std::uint32_t cases) {
+    return "deskcheck mutate-rules --rules " + set_of(id) + " --row " + row_of(id) + " --seed " + std::to_string(seed) +
+           " --cases " + std::to_string(cases);
+}
+
+// A later round's kills replace the survivors' outcomes in the night's reports (and their twins').
+// Returns how many it killed.
+std::size_t merge_round(std::vector<SetReport>& night, const std::vector<SetReport>& round, const MutateRound& r) {
+    std::size_t killed = 0;
+    for (const SetReport& later : round) {
+        for (SetReport& set : night) {
+            if (set.name != later.name) continue;
+            for (const MutantReport& k : later.mutants) {
+                if (!k.selected || k.same_as || k.outcome != MutantOutcome::Killed) continue;
+                for (std::size_t i = 0; i < set.mutants.size(); ++i) {
+                    MutantReport& m = set.mutants[i];
+                    if (m.id != k.id || m.outcome != MutantOutcome::Survived) continue;
+                    for (MutantReport& twin : set.mutants) {
+                        if (&twin != &m && twin.same_as != i) continue;
+                        twin.outcome = MutantOutcome::Killed;
+                        twin.property = k.property;
+                        twin.cases = k.cases;
+                        twin.budget = k.budget;
+                        twin.replay = mutate_rules_command(k.id, r.seed, r.cases);
+                        twin.situation.reset();
+                    }
+                    ++set.killed;
+                    --set.survived;
+                    ++killed;
+                    progress("mutate-rules: " + k.id + " killed in round " + std::to_string(r.index) + " by " + k.property + " at case " +
+                             std::to_string(k.cases) + " (" + mutate_rules_command(k.id, r.seed, r.cases) + ")");
+                }
+            }
+        }
+    }
+    return killed;
+}
+
+// The cases each survivor ran, over every round, and the last round that ran it.
+struct SurvivorRuns {
+    std::uint32_t rounds = 0;
+    std::uint64_t cases = 0;
+    std::uint64_t seed = 0;
+    std::uint32_t round_cases = 0;
+};
+
+void count_runs(const std::vector<SetReport>& reports, const MutateRound& r, std::map<std::string, SurvivorRuns>& runs) {
+    for (const SetReport& set : reports) {
+        for (const MutantReport& m : set.mutants) {
+            if (!m.selected || m.same_as || m.outcome == MutantOutcome::NotRun || m.outcome == MutantOutcome::Equivalent) continue;
+            SurvivorRuns& ran = runs[m.id];
+            ++ran.rounds;
+            ran.cases += std::max(m.budget, r.cases);
+            ran.seed = r.seed;
+            ran.round_cases = r.cases;
+        }
+    }
+}
+
+MutateSettings first_round(const Settings& s, const std::function<bool()>& stop) {
     MutateSettings m;
     // The observation rules first: a second's work, never left out when the clock stops the part.
     m.sets = mutable_rule_sets();
@@ -36,31 +102,113 @@ void run_mutate_rules_part(const Settings& s, Summary& out) {
     m.jobs = s.jobs;  // the result is the same on any number of threads
     m.out = s.work / "mutate-rules";
     m.progress = false;
-    m.stop = [&] {
+    m.stop = stop;
+    return m;
+}
+
+// Cases a thread ran per second in the first round (every mutant to its kill or its budget).
+double cases_per_thread_second(const std::vector<SetReport>& reports, const MutateRound& r, std::uint32_t jobs) {
+    double cases = 0;
+    for (const SetReport& set : reports) {
+        for (const MutantReport& m : set.mutants) {
+            if (!m.selected || m.same_as) continue;
+            if (m.outcome == MutantOutcome::Killed) cases += m.cases;
+            if (m.outcome == MutantOutcome::Survived) cases += m.budget;
+        }
+    }
+    return r.seconds > 0 ? cases / (r.seconds * std::max<std::uint32_t>(1, jobs)) : 0;
+}
+
+// Rounds 2, 3, ...: the survivors the baseline does not explain, until the share's deadline. A
+// running mutant is not stopped, so a round's cases are what one thread can do in the time left (at
+// the first round's rate), and no round starts that could not grow.
+void survivor_rounds(const Settings& s, const MutateSettings& first, const ExplainedSurvivors& baseline, Clock::time_point deadline,
+                     Summary& out, std::map<std::string, SurvivorRuns>& runs) {
+    std::vector<std::string> pending = unexplained(surviving_ids(out.mutate), baseline);
+    const double rate = cases_per_thread_second(out.mutate, out.mutate_rounds.front(), first.jobs);
+    std::uint32_t cases = first.cases;
+    for (std::uint32_t index = 2; !pending.empty() && !interrupted() && Clock::now() < deadline; ++index) {
+        const auto began = Clock::now();
+        const double left_s = std::chrono::duration<double>(deadline - began).count();
+        const auto fits = static_cast<std::uint64_t>(std::max(0.0, left_s * rate));
+        const std::uint64_t next = std::min<std::uint64_t>({std::uint64_t{cases} * survivor_round_factor, fits, mutate_rules_cases_max});
+        if (next <= cases) break;  // the time left holds no bigger round
+        MutateSettings m = first;
+        m.only = pending;
+        m.sets.clear();
+        for (const auto& set : mutable_rule_sets()) {
+            if (std::any_of(pending.begin(), pending.end(), [&](const std::string& id) { return set_of(id) == set; })) m.sets.push_back(set);
+        }
+        cases = static_cast<std::uint32_t>(next);
+        m.cases = cases;
+        m.seed = props::case_seed(s.seed, 3000 + index);
+        m.stop = [deadline] { return Clock::now() >= deadline || interrupted(); };
+        progress("mutate-rules: round " + std::to_string(index) + ": " + std::to_string(pending.size()) +
+                 " unexplained survivors again, seed " + std::to_string(m.seed) + ", " + std::to_string(cases) + " cases each");
+        const auto reports = run_mutate_rules(m);
+        MutateRound round;
+        round.index = index;
+        round.seed = m.seed;
+        round.cases = cases;
+        round.mutants = pending.size();
+        round.ids = pending;
+        round.killed = merge_round(out.mutate, reports, round);
+        for (const auto& set : reports) round.not_run += set.not_run;
+        round.seconds = std::chrono::duration<double>(Clock::now() - began).count();
+        count_runs(reports, round, runs);
+        out.mutate_rounds.push_back(round);
+        pending = unexplained(surviving_ids(out.mutate), baseline);
+    }
+}
+
+}  // namespace
+
+// `deskcheck mutate-rules` over every rule table, on the night's seed, for its share of the work
+// (cases per mutant; no shrinking: the night lists survivors, it keeps no kills). Without
+// --mutate-rules-cases the unexplained survivors then get the rest of the share, round after round
+// with more cases (four times, or what the time left holds) on a fresh seed: a rare row a short first round misses is killed on a
+// faster machine. A surviving mutation the baseline does not explain is a warning naming it: a
+// weakened check shows up the night it lands. Survivors never change the exit code
+// (docs/nightly-and-ci.md).
+void run_mutate_rules_part(const Settings& s, Summary& out) {
+    const auto began = Clock::now();
+    const auto clock_stop = began + std::chrono::seconds(clock_stop_s(s, mutate_rules_share_pct));
+    bool out_of_time = false;
+    const MutateSettings m = first_round(s, [&] {
         if (Clock::now() >= clock_stop) out_of_time = true;
         return out_of_time || interrupted();
-    };
+    });
     progress("mutate-rules: every rule table, " + std::to_string(m.cases) + " cases per mutant");
     out.mutate = run_mutate_rules(m);
-    out.mutate_seconds = std::chrono::duration<double>(Clock::now() - began).count();
+    MutateRound first;
+    first.seed = m.seed;
+    first.cases = m.cases;
+    first.seconds = std::chrono::duration<double>(Clock::now() - began).count();
+    for (const auto& r : out.mutate) {
+        first.mutants += r.distinct;
+        first.killed += r.killed;
+        first.not_run += r.not_run;
+    }
+    out.mutate_rounds.push_back(first);
+    std::map<std::string, SurvivorRuns> runs;
+    count_runs(out.mutate, first, runs);
     const ExplainedSurvivors baseline = read_explained_survivors(s.mutate_rules_baseline);
     if (!baseline.error.empty()) out.warnings.push_back("mutate-rules baseline not read, so no survivor counts as explained: " + baseline.error);
+    if (s.mutate_rules_by_time && !out_of_time) {
+        survivor_rounds(s, m, baseline, began + std::chrono::seconds(share_s(s, mutate_rules_share_pct)), out, runs);
+    }
+    out.mutate_seconds = std::chrono::duration<double>(Clock::now() - began).count();
     const auto survivors = surviving_ids(out.mutate);
     out.mutate_unexplained = unexplained(survivors, baseline);
     for (const auto& id : survivors) {
         if (baseline.reasons.count(id) != 0) out.mutate_explained.push_back(id);
     }
     for (const auto& id : out.mutate_unexplained) {
-        const std::string set = id.substr(0, id.find(':'));
-        const std::string row = id.substr(set.size() + 1, id.rfind(':') - set.size() - 1);
-        std::uint32_t ran = m.cases;  // more where the row decides rarely (row reach)
-        for (const auto& r : out.mutate) {
-            for (const auto& mutant : r.mutants) ran = mutant.id == id ? std::max(ran, mutant.budget) : ran;
-        }
-        out.warnings.push_back("rule mutation " + id + " survived " + std::to_string(ran) + " cases and is not explained in " +
-                               s.mutate_rules_baseline.string() + ": no check notices that change (deskcheck mutate-rules --rules " +
-                               set + " --row " + row + " --seed " + std::to_string(s.seed) + " --cases " +
-                               std::to_string(m.cases) + ")");
+        const SurvivorRuns ran = runs[id];
+        out.warnings.push_back("rule mutation " + id + " survived " + std::to_string(ran.cases) + " cases" +
+                               (ran.rounds > 1 ? " in " + std::to_string(ran.rounds) + " rounds" : std::string()) +
+                               " and is not explained in " + s.mutate_rules_baseline.string() + ": no check notices that change (" +
+                               mutate_rules_command(id, ran.seed == 0 ? s.seed : ran.seed, ran.round_cases == 0 ? m.cases : ran.round_cases) + ")");
     }
     std::uint32_t not_run = 0;
     for (const auto& r : out.mutate) not_run += r.not_run;

@@ -33,7 +33,9 @@ constexpr int exit_another_nightly = 6;
 // The budget's shares, in percent: the campaign, then each fuzz target (same order as targets).
 // The property campaigns fill their share by time (cli/nightly_campaign.cpp) unless
 // --campaign-cases counts them, and so do the fuzz targets (libFuzzer -max_total_time) unless
-// --fuzz-counted counts them; R0 and mutate-rules are turned into a count of work at a nominal rate
+// --fuzz-counted counts them, and mutate-rules' unexplained survivors get the rest of its share in
+// later rounds (nightly_mutate.cpp) unless --mutate-rules-cases counts it; R0 and mutate-rules' first
+// round are turned into a count of work at a nominal rate
 // (this machine's, docs/benchmarks.md): the count is the night; the clock stops a counted part only
 // after clock_stop_factor times its share.
 constexpr std::uint32_t campaign_share_pct = 11;
@@ -90,6 +92,7 @@ struct Settings {
     std::uint64_t campaign_cases = 0;
     std::uint64_t published_cases = 0;  // the published rules' campaign alongside
     std::uint64_t mutate_rules_cases = 0;
+    bool mutate_rules_by_time = false;  // no --mutate-rules-cases: survivors get the rest of the share
     fs::path mutate_rules_baseline;
     std::uint32_t mutate_model_sample = 0;  // mutants of tools/mutate-model's sample (0: the part is not run)
     bool mutate_model_sample_given = false;
@@ -118,6 +121,18 @@ struct Round {
     std::string rules;
 };
 
+// A round of mutate-rules: the seed and cases per mutant it ran, how many mutants, how many it killed.
+struct MutateRound {
+    std::uint32_t index = 1;
+    std::uint64_t seed = 0;
+    std::uint32_t cases = 0;
+    std::size_t mutants = 0;
+    std::size_t killed = 0;
+    std::size_t not_run = 0;  // left when the share's deadline came
+    double seconds = 0;
+    std::vector<std::string> ids;  // the mutants a later round ran (empty for the first: all of them)
+};
+
 // One rule set's property campaign: its rounds and their totals.
 struct CampaignPart {
     bool by_time = false;  // filled its share of the budget (no --campaign-cases)
@@ -140,7 +155,8 @@ struct Summary {
     std::vector<std::string> not_done;   // the parts skipped after it
     std::size_t r0_cases = 0;            // the R0 campaign's cases run
     double r0_seconds = 0;
-    std::vector<SetReport> mutate;       // mutate-rules, one report per rule table
+    std::vector<SetReport> mutate;       // mutate-rules, one report per rule table (later rounds merged in)
+    std::vector<MutateRound> mutate_rounds;  // the first: every mutant; then the survivors, with more cases
     double mutate_seconds = 0;
     std::vector<std::string> mutate_unexplained;  // surviving mutations the baseline does not explain
     std::vector<std::string> mutate_explained;    // surviving mutations it explains

@@ -128,6 +128,7 @@ std::optional<Settings> parse(Args& args) {
     // the count, and the published campaign's in the ratio of their shares.
     s.campaign_cases = campaign_cases.value_or(0);
     s.published_cases = campaign_cases ? std::max<std::uint64_t>(1, s.campaign_cases * published_share_pct / campaign_share_pct) : 0;
+    s.mutate_rules_by_time = !mutate_cases.has_value();
     s.mutate_rules_cases = mutate_cases.value_or(
         std::min<std::uint64_t>(mutate_rules_cases_max, std::uint64_t{s.budget_s} * mutate_rules_share_pct / 100 * mutate_rules_cases_per_s));
     s.checkout = find_checkout(fs::current_path()).value_or(fs::current_path());

@@ -111,6 +111,15 @@ void print_mutate_rules(const Settings& s, const Summary& out, std::ostream& o) 
         if (r.not_run != 0) o << ", " << r.not_run << " not run";
         o << "\n";
     }
+    if (out.mutate_rounds.size() > 1 || s.mutate_rules_by_time) {
+        o << "  rounds" << (s.mutate_rules_by_time ? " (the unexplained survivors again until the share's deadline)" : "") << ":";
+        for (const auto& r : out.mutate_rounds) {
+            o << (r.index == 1 ? " " : "; ") << r.index << ": seed " << r.seed << ", " << r.cases << " cases, " << r.mutants
+              << (r.index == 1 ? " mutants, " : " survivors, ") << r.killed << " killed";
+            if (r.not_run != 0) o << ", " << r.not_run << " not run (the share's deadline)";
+        }
+        o << "\n";
+    }
     o << "  surviving: " << out.mutate_explained.size() + out.mutate_unexplained.size() << ", explained in "
       << s.mutate_rules_baseline.string() << ": " << out.mutate_explained.size() << ", not explained: "
       << out.mutate_unexplained.size() << (out.mutate_unexplained.empty() ? "" : " (warnings below)") << "\n";
@@ -199,6 +208,12 @@ nlohmann::ordered_json mutate_rules_json(const Settings& s, const Summary& out) 
     for (const auto& r : out.mutate) {
         j["rule_sets"].push_back({{"rules", r.name}, {"killed", r.killed}, {"survived", r.survived},
                                   {"equivalent", r.equivalent}, {"non_equivalent", r.non_equivalent()}, {"not_run", r.not_run}});
+    }
+    j["filled_by_time"] = s.mutate_rules_by_time;
+    j["rounds"] = nlohmann::ordered_json::array();
+    for (const auto& r : out.mutate_rounds) {
+        j["rounds"].push_back({{"round", r.index}, {"seed", std::to_string(r.seed)}, {"cases", r.cases}, {"mutants", r.mutants},
+                               {"killed", r.killed}, {"not_run", r.not_run}, {"seconds", r.seconds}, {"ids", r.ids}});
     }
     j["explained_survivors"] = out.mutate_explained;
     j["unexplained_survivors"] = out.mutate_unexplained;

@@ -10,8 +10,8 @@
     tools/figures.py list
         the figures and their commands
 
-`tools/dc figures [NAME...]` builds the release preset and runs them. Figures: bench, scaling,
-mutate-rules, campaigns.
+`tools/dc figures [NAME...]` builds the release preset and runs them. Figures: bench, instructions,
+scaling, mutate-rules, campaigns.
 """
 import argparse
 import datetime
@@ -33,6 +33,8 @@ def commands(name, cases):
     """The deskcheck argument lists a figure runs, in order."""
     if name == "bench":
         return [["bench", "--json", "--repeats", "5"]]
+    if name == "instructions":
+        return [["bench", "--instructions", "--json"]]
     if name == "scaling":
         return [["bench", "--scaling", "--json", "--repeats", "3"]]
     if name == "mutate-rules":
@@ -45,7 +47,7 @@ def commands(name, cases):
     raise SystemExit(f"unknown figure '{name}' (expected one of: {', '.join(NAMES)})")
 
 
-NAMES = ("bench", "scaling", "mutate-rules", "campaigns")
+NAMES = ("bench", "instructions", "scaling", "mutate-rules", "campaigns")
 
 
 def git(*args):
@@ -107,6 +109,19 @@ def table_bench(f):
     ])
 
 
+def table_instructions(f):
+    o = f["runs"][0]["output"]
+    i = o["instructions_per_scenario"]
+    share = lambda v: f"{100 * v / i['total']:.0f} %" if i["total"] else "-"
+    return markdown_table(["instructions (callgrind)", "per scenario", "share"], [
+        [f"scenario: run + every check ({o['population']['cases']} scenarios, {o['population']['steps']} steps)", num(i["total"]), "100 %"],
+        ["the simulated desktop's setup (`sim::Sim`)", num(i["sim_setup"]), share(i["sim_setup"])],
+        ["the run after the setup (desktop, tool, runner)", num(i["run_after_setup"]), share(i["run_after_setup"])],
+        ["the checks", num(i["checks"]), share(i["checks"])],
+        ["per step", num(o["instructions_per_step"]), ""],
+    ])
+
+
 def exponent(value, bound):
     return f"{value:.2f}" + (f" **(over {bound})**" if value > bound else "")
 
@@ -144,7 +159,7 @@ def table_campaigns(f):
     return markdown_table(["rules", "seed", "cases", "cases/s", "violations", "known debts", "not judged, worst property"], body)
 
 
-TABLES = {"bench": table_bench, "scaling": table_scaling, "mutate-rules": table_mutate_rules, "campaigns": table_campaigns}
+TABLES = {"bench": table_bench, "instructions": table_instructions, "scaling": table_scaling, "mutate-rules": table_mutate_rules, "campaigns": table_campaigns}
 
 
 def table(name):
