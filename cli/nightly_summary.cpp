@@ -24,7 +24,11 @@ constexpr const char* expected_tags[] = {
     "borrow", "app_took_foreground", "another_window_took_foreground", "foreground_refused", "stale_read",
     "unreadable_read", "delivery_exception", "delivery_error", "latency_overrun", "dpi_stretched_click",
     "dependency_observed", "waited_for_user", "agent_retry", "reused_element_ref", "reused_focused_ref", "batch_stopped", "occluded_click", "wpf_borrow",
-    "verdict_confirmed", "verdict_absent", "verdict_unknown"};
+    "verdict_confirmed", "verdict_absent", "verdict_unknown",
+    // not only first: in a later step of the run, and after the tool's last answer
+    "app_took_foreground@later", "app_took_foreground@after", "another_window_took_foreground@later", "foreground_refused@later",
+    "delivery_error@later", "delivery_exception@later", "user_typing@later", "user_typing@after", "user_click@later",
+    "control_removed@later", "popup@later", "stale_read@later", "unreadable_read@later", "latency_overrun@later"};
 
 void add_blind_spot_warnings(const std::string& label, const props::CampaignResult& c, Summary& out) {
     for (const auto& p : c.properties) {

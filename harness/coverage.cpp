@@ -38,33 +38,59 @@ std::string verdict_tag(Verdict v) {
     return "verdict_" + out;
 }
 
-void tag_foreground(const sim::GroundTruth& t, Tags& tags) {
+// Where in the run a moment falls (issue: every situation at every position, not only first):
+// "first" up to the end of the first step, "later" in a later step, "after" past the tool's last
+// answer (the quiet period: what the run set in motion lands, the F-3 watch ends).
+struct Positions {
+    TimeMs first_end = 0;
+    TimeMs last_end = 0;
+    bool known = false;
+    const char* at(TimeMs t) const { return t > last_end ? "after" : t <= first_end ? "first" : "later"; }
+};
+
+Positions positions_of(const History& run) {
+    Positions p;
+    for (const auto& t : run.timings) {
+        if (!p.known) p.first_end = t.ended_ms;
+        p.last_end = std::max(p.last_end, t.ended_ms);
+        p.known = true;
+    }
+    return p;
+}
+
+// The tag, and the tag at its position ("user_typing@later").
+void tag_at(Tags& tags, const Positions& p, const char* tag, TimeMs t) {
+    tags.insert(tag);
+    if (p.known) tags.insert(std::string(tag) + "@" + p.at(t));
+}
+
+void tag_foreground(const sim::GroundTruth& t, const Positions& p, Tags& tags) {
     for (const auto& c : t.foreground_changes) {
-        if (c.by == sim::Actor::Tool) tags.insert("borrow");
-        if (c.by == sim::Actor::App) tags.insert("app_took_foreground");
-        if (c.by == sim::Actor::AnotherWindow) tags.insert("another_window_took_foreground");
+        if (c.by == sim::Actor::Tool) tag_at(tags, p, "borrow", c.at_ms);
+        if (c.by == sim::Actor::App) tag_at(tags, p, "app_took_foreground", c.at_ms);
+        if (c.by == sim::Actor::AnotherWindow) tag_at(tags, p, "another_window_took_foreground", c.at_ms);
     }
     for (const auto& r : t.foreground_requests) {
-        if (r.answer == ForegroundAnswer::Refused) tags.insert("foreground_refused");
+        if (r.answer == ForegroundAnswer::Refused) tag_at(tags, p, "foreground_refused", r.at_ms);
     }
 }
 
-void tag_truth(const sim::Scenario& s, const sim::GroundTruth& t, Tags& tags) {
+void tag_truth(const sim::Scenario& s, const sim::GroundTruth& t, const Positions& p, Tags& tags) {
     for (const auto& e : t.events) {
-        if (e.index < s.events.size()) tags.insert(event_tag(s.events[e.index].kind));
+        if (e.index < s.events.size()) tag_at(tags, p, event_tag(s.events[e.index].kind), e.at_ms);
     }
-    tag_foreground(t, tags);
+    tag_foreground(t, p, tags);
     for (const auto& r : t.reads) {
-        if (r.fault == sim::ReadFault::Stale) tags.insert("stale_read");
-        if (r.fault == sim::ReadFault::Failed || r.fault == sim::ReadFault::Unreadable) tags.insert("unreadable_read");
+        if (r.fault == sim::ReadFault::Stale) tag_at(tags, p, "stale_read", r.at_ms);
+        if (r.fault == sim::ReadFault::Failed || r.fault == sim::ReadFault::Unreadable) tag_at(tags, p, "unreadable_read", r.at_ms);
     }
     for (const auto& a : t.attempts) {
-        if (a.outcome == sim::AttemptOutcome::Threw) tags.insert("delivery_exception");
-        if (a.outcome == sim::AttemptOutcome::Failed) tags.insert("delivery_error");
+        if (a.outcome == sim::AttemptOutcome::Threw) tag_at(tags, p, "delivery_exception", a.at_ms);
+        if (a.outcome == sim::AttemptOutcome::Failed) tag_at(tags, p, "delivery_error", a.at_ms);
     }
     for (const auto& d : t.delivered) {
-        if (!d.accepted) tags.insert("input_ignored");
-        if (d.overrun) tags.insert("latency_overrun");
+        if (!d.accepted) tag_at(tags, p, "input_ignored", d.at_ms);
+        if (d.overrun) tag_at(tags, p, "latency_overrun", d.at_ms);
         if (d.landed && d.point && !(*d.landed == *d.point)) tags.insert("dpi_stretched_click");
         // Delivered onto another window than the step's (a real click on an occluder).
         const bool on_step = d.step >= 0 && static_cast<std::size_t>(d.step) < s.steps.size();
@@ -119,7 +145,7 @@ void tag_shape(const sim::Scenario& s, Tags& tags) {
 
 std::vector<std::string> coverage_tags(const sim::Scenario& scenario, const RunResult& run) {
     Tags tags;
-    tag_truth(scenario, run.truth(), tags);
+    tag_truth(scenario, run.truth(), positions_of(run), tags);
     tag_report(scenario, run, tags);
     tag_shape(scenario, tags);
     return {tags.begin(), tags.end()};

@@ -26,6 +26,9 @@ namespace deskcheck::props {
 //                              dependency_observed agent_retry batch_stopped
 //   the agent:                 reused_element_ref reused_focused_ref (a ref a report handed back, E-3)
 //   the scenario's shape:      single_actions launch e3_ref_of_other_window
+//   positions: each event, foreground change or refusal, read fault, delivery failure, ignored
+//   input and overrun above also as TAG@first (up to the end of the first step), TAG@later (in a
+//   later step) or TAG@after (after the tool's last answer), e.g. user_typing@later
 std::vector<std::string> coverage_tags(const sim::Scenario& scenario, const RunResult& run);
 
 // The tags the RapidCheck properties classify by (a short list, so the distribution stays readable).

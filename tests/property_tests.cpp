@@ -103,7 +103,11 @@ BOOST_AUTO_TEST_CASE(S2_S7_generator_covers_the_hostile_desktop) {
                             "app_took_foreground", "unreadable_read", "latency_overrun", "verdict_confirmed",
                             "verdict_absent", "verdict_unknown", "error", "agent_retry", "single_actions", "launch",
                             "popup", "tree_reorder", "another_window_took_foreground", "e3_ref_of_other_window",
-                            "reused_element_ref", "reused_focused_ref"}) {
+                            "reused_element_ref", "reused_focused_ref",
+                            // every hostile situation also in a later step, not only in the first
+                            "app_took_foreground@later", "another_window_took_foreground@later", "foreground_refused@later",
+                            "delivery_error@later", "delivery_exception@later", "user_typing@later", "user_click@later",
+                            "unreadable_read@later", "app_took_foreground@after", "user_typing@after"}) {
         BOOST_TEST(seen[tag] > 0, "never covered: " << tag);
     }
 }
