@@ -21,7 +21,10 @@
 //     the rule set's stated promise is "set to X": the value is the text spliced into the selection);
 //   - W-5: someone else (the user, an app event, another step's late effect) changed the element
 //     between the step's start and its last deciding read;
-//   - D-3: an effect of this step landed after its last read (beyond the declared bound: S-7).
+//   - D-3: an effect of this step landed after its last read (beyond the declared bound: S-7);
+//   - D-3: the last read came before the app's declared bound — only where the rule set does not
+//     wait (one immediate read) or the bound is longer than the wait it states: a rule set that
+//     settles and cut its stated wait short is told so (settle_cut_short).
 #include <algorithm>
 #include <string>
 
@@ -328,6 +331,30 @@ std::optional<std::string> typing_confirmed_withheld(const Step& s) {
            " by the step's own update: the verdict should be Confirmed (" + (set ? "V-5, D-2" : navigates ? "V-6" : "V-5") + ", C-4)";
 }
 
+// D-3 under a rule set that settles: it states that it waits, for an app whose declared bound is
+// within its stated wait (History::rules_settles_within_ms, the rule set's data), until the bound has
+// passed before it answers. An Unknown whose last read of the promised state came before the bound
+// cut that wait short: the reading the rule set promises to wait for might have told. (Nothing about
+// what the reads showed matters here: an unreadable poll is a poll, and the wait goes on.)
+std::optional<std::string> settle_cut_short(const Step& s, sim::EffectKind promised) {
+    if (!s.run.rules_settle || !ref_given(s)) return std::nullopt;
+    const auto delivered = delivered_attempts(s);
+    if (delivered.empty()) return std::nullopt;
+    const TimeMs bound = declared_bound_ms(s.scenario, s.step().window);
+    if (bound > s.run.rules_settles_within_ms) return std::nullopt;
+    const TimeMs due = s.run.truth().attempts[delivered.back()].at_ms + bound;
+    TimeMs last = -1;
+    for (const sim::ReadField field : deciding_fields(promised)) {
+        const sim::Read* after = deciding_reads(s, field, delivered).after;
+        if (after == nullptr) return std::nullopt;  // never read after: another matter
+        last = std::max(last, after->at_ms);
+    }
+    if (last < 0 || last >= due) return std::nullopt;
+    return "Unknown after its last read of the promised state at " + t_at(last) + ", before the app's declared bound at " + t_at(due) +
+           " (" + std::to_string(bound) + " ms after the delivery): its rule set waits for a bound of up to " +
+           std::to_string(s.run.rules_settles_within_ms) + " ms before it answers (D-3)";
+}
+
 }  // namespace
 
 CheckResult verdict_decisive(const sim::Scenario& scenario, const History& run) {
@@ -345,6 +372,7 @@ CheckResult verdict_decisive(const sim::Scenario& scenario, const History& run) 
         if (!promised) continue;  // nothing observable promised (V-8, V-4)
         if (auto withheld = click_confirmed_withheld(s, *promised)) return CheckResult::violated(std::string(property), report.index, *withheld);
         if (auto withheld = select_all_confirmed_withheld(s, *promised)) return CheckResult::violated(std::string(property), report.index, *withheld);
+        if (auto cut = settle_cut_short(s, *promised)) return CheckResult::violated(std::string(property), report.index, *cut);
         if (why_indecisive(s, *promised)) continue;
         const bool happened = landed_by(s, *promised, run.timings[i].ended_ms);
         return CheckResult::violated(std::string(property), report.index,

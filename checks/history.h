@@ -114,6 +114,8 @@ struct History {
     bool rules_hotkeys_by_intent = false;
     // The rule set's stated typing promise, as data (RuleSet::typing_sets_value).
     bool rules_typing_sets_value = false;
+    // The rule set's stated wait (RuleSet::settles_within_ms): the longest declared bound it waits for.
+    TimeMs rules_settles_within_ms = 0;
     bool batch_mode = true;
     std::vector<Request> requests;           // index = scenario step (launch steps: kind Observe, unused)
     std::vector<std::optional<ElementId>> targets;  // the scenario control each step is about

@@ -360,6 +360,7 @@ constexpr MutationRow mutation_rows[] = {
     {Mutation::UnknownInsteadOfConfirmed, "verdict_decisive"},
     {Mutation::UnknownForTyping, "verdict_decisive"},
     {Mutation::NoUserWait, "foreground_returned"},
+    {Mutation::SettleCutShort, "verdict_decisive"},
     {Mutation::SkipBoundaryObservation, "dependent_step_only_after_observed"},
     {Mutation::ProceedOnNeedsEvidence, "dependent_step_only_after_observed"},
     {Mutation::RetryUnknownWrite, "no_resend_after_unknown"},

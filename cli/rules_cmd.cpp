@@ -43,6 +43,7 @@ nlohmann::ordered_json rules_json(const RuleSet& rules) {
     j["name"] = rules.name;
     j["summary"] = rules.summary;
     j["settles"] = rules.settles;
+    j["settles_within_ms"] = rules.settles_within_ms;
     j["rules"] = nlohmann::ordered_json::array();
     for (const Rule& r : rules.rules) {
         j["rules"].push_back({{"kind", to_string(r.kind)}, {"id", r.id}, {"condition", r.condition},
@@ -57,8 +58,9 @@ nlohmann::ordered_json rules_json(const RuleSet& rules) {
 
 void print_rules_text(const RuleSet& rules, std::ostream& out) {
     out << "rule set: " << rules.name << "\n  " << rules.summary << "\n";
-    out << "  reads: " << (rules.settles ? "waits until the app's latency bound has passed and the state is stable (D-3)"
-                                         : "one immediate read after the action, as the seed")
+    out << "  reads: " << (rules.settles ? "waits until the app's latency bound has passed and the state is stable (D-3), for a bound of up to " +
+                                                               std::to_string(rules.settles_within_ms) + " ms"
+                                         : std::string("one immediate read after the action, as the seed"))
         << "\n\n";
     out << std::left << "  " << std::setw(22) << "ACTION KIND" << std::setw(36) << "RULE" << std::setw(10) << "VERDICT"
         << std::setw(14) << "SPEC" << "CONDITION\n";
@@ -105,8 +107,9 @@ void print_observation_rules_text(std::ostream& out) {
 // docs/verdict-rules.md's tables are this output, verbatim (tests/cli/rules_doc.sh compares).
 void print_rules_markdown(const RuleSet& rules, std::ostream& out) {
     out << "Rule set `" << rules.name << "`: " << markdown_cell(rules.summary) << " Reads: "
-        << (rules.settles ? "waits until the app's latency bound has passed and the state is stable (D-3)."
-                          : "one immediate read after the action, as the seed.")
+        << (rules.settles ? "waits until the app's latency bound has passed and the state is stable (D-3), for a bound of up to " +
+                                  std::to_string(rules.settles_within_ms) + " ms."
+                          : std::string("one immediate read after the action, as the seed."))
         << "\n\n| action kind | rule | verdict | SPEC | condition |\n|---|---|---|---|---|\n";
     for (const Rule& r : rules.rules) {
         out << "| " << to_string(r.kind) << " | `" << r.id << "` | " << to_string(r.verdict) << " | " << markdown_cell(r.spec)

@@ -210,6 +210,9 @@ ToolConfig with_mutation(ToolConfig config, Mutation m) {
         case Mutation::UnknownForTyping: config.hooks = instance<UnknownForTyping>(); break;
         // F-1 broken: the guard takes the front while the user is busy, without waiting.
         case Mutation::NoUserWait: config.user_wait_ms_max = 0; break;
+        // D-3 cut short: `current` polls for at most 100 ms, so an app slower than that is never
+        // waited for; the answer stays Unknown (sound, and useless).
+        case Mutation::SettleCutShort: config.settle_ms_max = 100; break;
         case Mutation::SkipBoundaryObservation: config.hooks = instance<SkipBoundaryObservation>(); break;
         case Mutation::ProceedOnNeedsEvidence: config.hooks = instance<ProceedOnNeedsEvidence>(); break;
         case Mutation::EscalateEveryDependency: config.hooks = instance<EscalateEveryDependency>(); break;

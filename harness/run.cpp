@@ -283,6 +283,7 @@ public:
         out_.rules_settle = rules.settles;
         out_.rules_hotkeys_by_intent = rules.hotkeys_promise_their_intent;
         out_.rules_typing_sets_value = rules.typing_sets_value;
+        out_.rules_settles_within_ms = rules.settles_within_ms;
         out_.config = with_mutation(options_.tool, options_.mutation);
         out_.batch_mode = scenario_.batch;
         out_.foreground_at_start = desk.foreground();

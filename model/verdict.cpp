@@ -295,7 +295,7 @@ constexpr std::string_view current_summary =
     "only on the change they promise (narrows D-1), no Absent before the state settles (fixes D-3).";
 
 const RuleSet published_set{"published", published_summary, false, published_promise, published_rows};
-const RuleSet current_set{"current", current_summary, true, current_promise, current_rows, true, true};
+const RuleSet current_set{"current", current_summary, true, current_promise, current_rows, true, true, 1000};
 constexpr std::array<const RuleSet*, 2> every_set{&published_set, &current_set};
 
 // Why a row's condition could not be evaluated: the readings it needs.

@@ -168,6 +168,10 @@ struct RuleSet {
     // promises the value is the text spliced into the selection read before ("set to X", so typing
     // over an identical selection is Confirmed); false, the value contains the text and changed.
     bool typing_sets_value = false;
+    // The rule set's stated wait, as data the checks read (D-3): when it settles, it waits for an app
+    // whose declared latency bound is at most this long (ms) until the bound has passed; a longer
+    // bound is not waited for (the answer may stay Unknown). 0 when it does not settle.
+    std::int64_t settles_within_ms = 0;
 };
 
 // Evaluates the rows of the action's kind in order; the first that holds decides. When no row

@@ -40,8 +40,9 @@ enum class Mutation : std::uint8_t {
     NeverAllowRetry,           // the retry rule forbids every retry, a confirmed not_done's too (W-2: sound, useless)
     UnknownInsteadOfConfirmed, // a Confirmed the evidence showed before the state settled is said as Unknown (C-4: sound, useless)
     UnknownForTyping,          // every typing step is said as Unknown, whatever its readings showed (V-5, V-6: sound, useless)
+    SettleCutShort,            // `current` waits at most 100 ms for the state to settle, whatever the app's bound (D-3: sound, useless)
 };
-inline constexpr Mutation last_mutation = Mutation::UnknownForTyping;
+inline constexpr Mutation last_mutation = Mutation::SettleCutShort;
 
 namespace detail {
 inline constexpr std::array<std::string_view, static_cast<std::size_t>(last_mutation) + 1> mutation_name_table{
@@ -71,6 +72,7 @@ inline constexpr std::array<std::string_view, static_cast<std::size_t>(last_muta
     "never_allow_retry",
     "unknown_instead_of_confirmed",
     "unknown_for_typing",
+    "settle_cut_short",
 };
 }  // namespace detail
 
