@@ -162,7 +162,7 @@ def table_campaigns(f):
 TABLES = {"bench": table_bench, "instructions": table_instructions, "scaling": table_scaling, "mutate-rules": table_mutate_rules, "campaigns": table_campaigns}
 
 
-def table(name):
+def table(name, link="figures"):
     path = FIGURES_DIR / f"{name}.json"
     if name not in TABLES:
         raise SystemExit(f"unknown figure '{name}' (expected one of: {', '.join(NAMES)})")
@@ -176,7 +176,7 @@ def table(name):
         shown = f"`{shown}`"
     rows += ["", f"Measured by `tools/dc figures {name}` ({shown}) on {f['date']}, {f['build']['preset']} build, "
                  f"{f['machine']['cores']} cores; the commands, the build and the whole output are in "
-                 f"[figures/{name}.json](figures/{name}.json)."]
+                 f"[figures/{name}.json]({link}/{name}.json)."]
     return rows
 
 
@@ -190,6 +190,7 @@ def main():
     r.add_argument("--cases", type=int, default=CAMPAIGN_CASES, help="campaigns: cases per seed (default 2,000,000)")
     t = sub.add_parser("table")
     t.add_argument("name")
+    t.add_argument("--figures-link", default="figures", help="the link to docs/figures/ from the file the table goes into")
     sub.add_parser("list")
     a = parser.parse_args()
     if a.what == "run":
@@ -198,7 +199,7 @@ def main():
         for n in a.names:
             run_figure(n, a.deskcheck, a.preset, a.cases)
     elif a.what == "table":
-        print("\n".join(table(a.name)))
+        print("\n".join(table(a.name, a.figures_link)))
     else:
         for n in NAMES:
             for c in commands(n, CAMPAIGN_CASES):

@@ -15,6 +15,7 @@ section differs; --write puts each command's output in its section. Usage:
 """
 import argparse
 import difflib
+import os
 import pathlib
 import re
 import shlex
@@ -49,7 +50,10 @@ def output_of(deskcheck, source, args, path, line):
     """deskcheck ARGS's standard output, or the table of a stored figure (tools/figures.py table NAME)."""
     command = [deskcheck] + shlex.split(args)
     if source == "figure":
-        command = [sys.executable, str(pathlib.Path(__file__).resolve().parent / "figures.py"), "table", args]
+        # The table links its stored figure relative to the file it is written into.
+        figures = pathlib.Path(__file__).resolve().parent.parent / "docs" / "figures"
+        link = os.path.relpath(figures, path.resolve().parent)
+        command = [sys.executable, str(pathlib.Path(__file__).resolve().parent / "figures.py"), "table", args, "--figures-link", link]
     run = subprocess.run(command, capture_output=True, text=True, timeout=300)
     if run.returncode != 0:
         raise SystemExit(f"{path}:{line}: '{source} {args}' exited {run.returncode}: {run.stderr.strip()}")
