@@ -38,6 +38,12 @@ if not any(k.startswith("lib.cpp::clamp_to::negated_condition::v < lo") for k in
     fail(f"the negated condition of clamp_to (same range as its comparison) was not killed: {sorted(killed)}")
 if not any(k.startswith("lib.cpp::verdict_of::return_value") for k in killed):
     fail("no return_value mutant of verdict_of was killed")
+# A mutant only the second round judges: killed there, and reported so.
+rare = [k for k in r["killed"] if k["key"].startswith("lib.cpp::rarely_checked::")]
+if not rare or any(k["round"] != 2 for k in rare):
+    fail(f"the mutants of rarely_checked were not all killed in round 2: {rare}")
+if r["killed_in_round_2"] != len(rare):
+    fail(f"killed_in_round_2 is {r['killed_in_round_2']}, expected {len(rare)}")
 planted = [s for s in r["survivors"] if s["function"] == "planted_survivor"]
 if not planted or any(s["status"] != "survived" for s in planted):
     fail(f"the planted mutants were not all reported survived: {planted}")
