@@ -6,7 +6,8 @@
 //   exception          an attempt of the step threw (F-6)
 //   element_not_found  the step's control was gone (an event removed it before the step ended), its
 //                      window has no tree (an opaque Electron window), or another control of the
-//                      window carries the same identity (E-2: never resolve to a wrong element)
+//                      window carries the same identity and the tree changed, so that the path may
+//                      no longer lead to it (E-2: the path first; never resolve to a wrong element)
 //   cross_window_ref   the ref was taken in another window than the target (E-3); both ways
 //   window_not_found   the target window was not shown: declared hidden, and no event showed it
 //                      before the step ended
@@ -118,7 +119,15 @@ std::optional<std::string> element_not_found_lie(const sim::Scenario& scenario, 
     const sim::Window* w = sim::find_window(scenario, step.window);
     const sim::Control* c = control_of(w, step.control);
     if (w == nullptr || c == nullptr) return std::nullopt;  // nothing to find: judged by ref_never_crosses_windows
-    if (w->framework == Framework::Electron || identity_shared(*w, *c)) return std::nullopt;
+    if (w->framework == Framework::Electron) return std::nullopt;
+    // A shared identity excuses giving up only once the path may no longer lead to the control: E-2
+    // walks the path first and uses the element there when its identity matches; only the search
+    // that follows a broken path can find two. The path stands while nothing moved or removed a
+    // control of the window.
+    const bool tree_changed = fired_before(scenario, run.truth(), t.ended_ms, [&](const sim::Event& e) {
+        return (e.kind == sim::EventKind::TreeReorders || e.kind == sim::EventKind::ControlRemoved) && e.window == w->id;
+    });
+    if (identity_shared(*w, *c) && tree_changed) return std::nullopt;
     const auto held = possible_ancestors(scenario, *w, c->id);
     const bool removed = fired_before(scenario, run.truth(), t.ended_ms, [&](const sim::Event& e) {
         return e.kind == sim::EventKind::ControlRemoved && std::find(held.begin(), held.end(), e.control) != held.end();

@@ -43,6 +43,16 @@ public:
     }
 };
 
+// E-2 made useless: a ref whose identity another element of its snapshot shares is given up on, even
+// where the path still leads to it ("never resolve to a wrong element" read as "never resolve").
+class SharedIdentityGivesUp final : public ToolHooks {
+public:
+    std::variant<Resolved, Error> resolve_ref(const ElementTree& tree, const Locator& locator) const override {
+        if (!locator.identity_unique) return Error{ErrorKind::ElementNotFound, "an identity shared in the snapshot"};
+        return ToolHooks::resolve_ref(tree, locator);
+    }
+};
+
 // E-5 broken: clicks skip the occlusion check.
 class ClickWithoutHitTest final : public ToolHooks {
 public:
@@ -224,6 +234,7 @@ ToolConfig with_mutation(ToolConfig config, Mutation m) {
         case Mutation::DropIdempotencyKey: config.hooks = instance<DropIdempotencyKey>(); break;
         case Mutation::RetryClaimDropped: config.hooks = instance<RetryClaimDropped>(); break;
         case Mutation::RetryClaimMadeUp: config.hooks = instance<RetryClaimMadeUp>(); break;
+        case Mutation::SharedIdentityGivesUp: config.hooks = instance<SharedIdentityGivesUp>(); break;
     }
     return config;
 }

@@ -81,7 +81,7 @@ std::optional<Error> resolve_target(Desktop& d, const RefTable& refs, const Tool
     }
     out.window = std::get<WindowId>(window);
     out.tree = d.element_tree(out.window);
-    auto res = resolve(*out.tree, *loc);
+    auto res = hooks.resolve_ref(*out.tree, *loc);
     if (auto* e = std::get_if<Error>(&res)) {
         mark(Mark::element_not_found);
         return *e;

@@ -26,6 +26,10 @@ std::variant<WindowId, Error> ToolHooks::window_of_ref(const std::string& ref, W
                                                 ", not to target " + std::to_string(target)};
 }
 
+std::variant<Resolved, Error> ToolHooks::resolve_ref(const ElementTree& tree, const Locator& locator) const {
+    return resolve(tree, locator);
+}
+
 std::optional<Error> ToolHooks::coordinate_hit(Desktop& desktop, Point physical, WindowId target) const {
     const auto hit = desktop.window_at(physical);
     if (!hit) return Error{ErrorKind::TargetOccluded, "the point hits no window"};

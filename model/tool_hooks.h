@@ -43,6 +43,8 @@ public:
     // E-3: the window a ref is resolved in — its own, which must be the request's target.
     virtual std::variant<WindowId, Error> window_of_ref(const std::string& ref, WindowId ref_window,
                                                         WindowId target) const;
+    // E-2: the element a locator names in the window's tree — the path first, then the search.
+    virtual std::variant<Resolved, Error> resolve_ref(const ElementTree& tree, const Locator& locator) const;
     // E-5: a coordinate point must hit the target or a popup it owns; nullopt when it does.
     virtual std::optional<Error> coordinate_hit(Desktop& desktop, Point physical, WindowId target) const;
     // E-5: a real click at an element's centre must hit its window itself; nullopt when it does.

@@ -41,8 +41,9 @@ enum class Mutation : std::uint8_t {
     UnknownInsteadOfConfirmed, // a Confirmed the evidence showed before the state settled is said as Unknown (C-4: sound, useless)
     UnknownForTyping,          // every typing step is said as Unknown, whatever its readings showed (V-5, V-6: sound, useless)
     SettleCutShort,            // `current` waits at most 100 ms for the state to settle, whatever the app's bound (D-3: sound, useless)
+    SharedIdentityGivesUp,     // a ref whose identity its snapshot shares is given up on, even where its path holds (E-2: sound, useless)
 };
-inline constexpr Mutation last_mutation = Mutation::SettleCutShort;
+inline constexpr Mutation last_mutation = Mutation::SharedIdentityGivesUp;
 
 namespace detail {
 inline constexpr std::array<std::string_view, static_cast<std::size_t>(last_mutation) + 1> mutation_name_table{
@@ -73,6 +74,7 @@ inline constexpr std::array<std::string_view, static_cast<std::size_t>(last_muta
     "unknown_instead_of_confirmed",
     "unknown_for_typing",
     "settle_cut_short",
+    "shared_identity_gives_up",
 };
 }  // namespace detail
 

@@ -245,6 +245,8 @@ constexpr ReportProof report_proofs[] = {
     {"V5_V6_unknown_for_typing", Mutation::UnknownForTyping, "verdict_decisive", "by the step's own update: the verdict should be Confirmed", cases_max, 1, 1},
     // D-3: `current` stops polling after 100 ms, before the bound of a slower app it states it waits for.
     {"D3_settle_cut_short", Mutation::SettleCutShort, "verdict_decisive", "before the app's declared bound", cases_max, 1, 1},
+    // E-2: a shared identity given up on while the path still leads to the element.
+    {"E2_shared_identity_gives_up", Mutation::SharedIdentityGivesUp, "report_matches_ground_truth", "was there, under its identity", cases_max, 1, 1},
     // F-1: the guard takes the front while the user is busy, without waiting for a pause.
     {"F1_no_user_wait", Mutation::NoUserWait, "foreground_returned", "F-1: wait", cases_max, 2, 1},
     // B-3, O-4: a dependent step runs without observing its dependency.
