@@ -161,6 +161,33 @@ std::string describe(When w, std::uint32_t k) {
     return "?";
 }
 
+// The port as the harness hands it to the tool: every call forwarded, and noted when it names a path
+// beneath the swapped folder once the swap is made. That an operation crossed the link is decided
+// here, from the calls the tool made, never from the port's own list of refusals (a port that
+// refuses under another name, or forgets to list it, would otherwise be asked nothing).
+class Crossings final : public Files {
+public:
+    Crossings(Files& port, std::string folder, const bool& swapped) : port_(port), folder_(std::move(folder)), swapped_(swapped) {}
+    bool crossed() const { return crossed_; }
+    FsResult<std::string> read(std::string_view path) override { return note(path), port_.read(path); }
+    FsResult<FsDone> write(std::string_view path, std::string_view bytes) override { return note(path), port_.write(path, bytes); }
+    FsResult<FsDone> make_folder(std::string_view path) override { return note(path), port_.make_folder(path); }
+    FsResult<FsDone> move(std::string_view from, std::string_view to) override { return note(from), note(to), port_.move(from, to); }
+    FsResult<FsDone> remove(std::string_view path) override { return note(path), port_.remove(path); }
+    FsResult<std::vector<std::string>> list(std::string_view path) override { return note(path), port_.list(path); }
+    FsResult<FsStat> stat(std::string_view path) override { return note(path), port_.stat(path); }
+
+private:
+    void note(std::string_view path) {
+        const bool at_or_beneath = path.substr(0, folder_.size()) == folder_ && (path.size() == folder_.size() || path[folder_.size()] == '/');
+        crossed_ = crossed_ || (swapped_ && at_or_beneath);
+    }
+    Files& port_;
+    std::string folder_;
+    const bool& swapped_;
+    bool crossed_ = false;
+};
+
 // Runs the task with the link swapped in at `when`; fills crossed / named. False: not applicable.
 bool run_point(const sim::R0Fixture& f, const Workspace& ws, When when, std::uint32_t k, const std::string& folder,
                const Sentinel& sentinel, const MakePort& make_port, LinkPoint& out) {
@@ -170,9 +197,10 @@ bool run_point(const sim::R0Fixture& f, const Workspace& ws, When when, std::uin
     const bool stop_first = when == When::BeforeRecovery || when == When::FilesFolder || when == When::JournalFile;
     TaskReport report;
     std::vector<std::string> refusals;
+    bool crossed = false;
     {
         PortUnderTest port = make_port(ws.root());
-        Files& files = *port.files;
+        Crossings files(*port.files, folder, swapped);
         host::FileJournal file_journal(ws.journal());
         if (!file_journal.ok()) {
             out.why = file_journal.error();
@@ -197,12 +225,18 @@ bool run_point(const sim::R0Fixture& f, const Workspace& ws, When when, std::uin
             assert(stop_first);
         }
         refusals = port.refusals();
+        crossed = files.crossed();
     }
     if (!stop_first) {
         if (!swapped) return false;
-        out.crossed = !refusals.empty();
-        out.named = !out.crossed || (!report.ok && report_names_refusal(report));
-        if (!out.named) out.why = "refused (" + refusals.front() + ") but the report does not say so";
+        out.crossed = crossed || !refusals.empty();
+        // Both ways: an operation beneath the link is refused and listed by the port (the refusal a
+        // person reads), and the report names it.
+        out.named = !out.crossed || (!report.ok && report_names_refusal(report) && !refusals.empty());
+        if (!out.named) {
+            out.why = refusals.empty() ? "an operation beneath " + folder + "/ came after the link was swapped in, but the port listed no refusal"
+                                       : "refused (" + refusals.front() + ") but the report does not say so";
+        }
         return true;
     }
     if (when == When::BeforeRecovery) swapped = swap_for_link(ws.root(), folder, sentinel.dir);

@@ -211,6 +211,21 @@ BOOST_AUTO_TEST_CASE(R9_the_links_bench_catches_a_port_that_follows_links) {
     BOOST_TEST(changed_outside > 0u);
 }
 
+// Negative proof of the other way: the real port, which refuses every link, with its list of
+// refusals kept from the bench. Whether an operation met the link is the bench's own finding (the
+// calls beneath the swapped folder), so a port that refuses without listing what it refused is told.
+BOOST_AUTO_TEST_CASE(R9_the_links_bench_catches_a_port_that_refuses_without_listing_it) {
+    const MakePort silent = [](const std::string& root) {
+        return PortUnderTest{std::make_unique<host::RealFiles>(root), [] { return std::vector<std::string>{}; }};
+    };
+    const LinksResult r = run_links_bench(file_fixtures(), {}, silent);
+    BOOST_REQUIRE_MESSAGE(r.error.empty(), r.error);
+    BOOST_TEST(!r.pass());
+    std::size_t unlisted = 0;
+    for (const auto& p : r.points) unlisted += p.why.find("listed no refusal") != std::string::npos;
+    BOOST_TEST(unlisted > 0u);
+    for (const auto& p : r.points) BOOST_TEST(p.sentinel_untouched);  // it did refuse: nothing outside changed
+}
 
 // A power cut can tear the journal's last line; recovery appends after it. The torn tail is cut
 // back to the last '\n' when an existing journal is opened (model/durability.h, journal_open),
