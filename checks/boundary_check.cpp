@@ -9,6 +9,7 @@
 
 #include "checks/checks.h"
 #include "checks/claim_checks.h"
+#include "checks/observation_checks.h"
 #include "checks/promise.h"
 
 namespace deskcheck::props {
@@ -586,6 +587,27 @@ std::optional<std::string> shown_write_left_unread(const sim::Scenario& scenario
            ", in a readable place nobody else wrote: one read would have cleared it (B-3, O-4, C-4)";
 }
 
+// O-1, O-4: the boundary's judgement is the one seed 004's table gives the snapshots the report
+// carries, under the boundary's promise as the SPEC states it: the write done is the expected state,
+// done and not_done the known ones (W-1), every one of the seed's fields required. The oracle is
+// seed_expectation (checks/observation_checks.h, the seed's ten conditions written again), never
+// the tool's rows or its contract. The snapshots themselves restate `after`, `settled` and
+// `outcome`, which are judged above.
+std::optional<std::string> judgement_not_the_seeds(std::uint32_t k, const BoundaryObservation& b) {
+    ObservationCase c;
+    c.action = ObservedAction{b.snapshot.correlation_id.value_or(""), b.snapshot.target.value_or(""), "done"};
+    for (const std::string_view f : seed_field_names) c.contract.required_fields.emplace_back(f);
+    c.contract.known_states = {"done", "not_done"};
+    c.snapshot = b.snapshot;
+    c.previous = b.previous;
+    const SeedExpectation e = seed_expectation(c);
+    if (b.judgement.outcome == e.outcome && b.judgement.reason == e.reason) return std::nullopt;
+    return "step " + std::to_string(k) + "'s boundary judged step " + std::to_string(b.dependency) + "'s observation " +
+           std::string(name_of(b.judgement.outcome)) + " (" + (b.judgement.reason.empty() ? "no reason" : b.judgement.reason) +
+           "), but seed 004's table gives its snapshots " + std::string(name_of(e.outcome)) + " (" + std::string(e.reason) +
+           ", order " + std::to_string(e.order) + "; O-1, O-4): " + observation_case_line(c);
+}
+
 }  // namespace
 
 CheckResult dependent_step_only_after_observed(const sim::Scenario& scenario, const History& run) {
@@ -606,6 +628,7 @@ CheckResult dependent_step_only_after_observed(const sim::Scenario& scenario, co
             const BoundaryObservation& b = *rep->dependency;
             if (auto lie = settled_lie(scenario, run, k, d, b)) return CheckResult::violated(std::string(name), k, *lie);
             if (auto lie = boundary_outcome_lie(scenario, run, k, d, *rep)) return CheckResult::violated(std::string(name), k, *lie);
+            if (auto lie = judgement_not_the_seeds(k, b)) return CheckResult::violated(std::string(name), k, *lie);
             if (b.outcome == WriteOutcome::Done && b.after) {
                 const Written w = written_by(scenario, scenario.steps[d]);
                 const TimeMs at = b.after->at_ms;

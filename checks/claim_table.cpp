@@ -268,9 +268,9 @@ const std::array rows{
              +[](History& r) { return on_boundary(r, [](const BoundaryObservation& b) { return b.outcome == WriteOutcome::Done; }, [](BoundaryObservation& b) { b.outcome = WriteOutcome::Unknown; }); }, "left_out: unknown is demanded to be done only where the boundary read showed the write (clean, landed, nobody else writing it, no other delivery to the app), and to be not_done only where two clean readings, the second settled, showed it absent; elsewhere unknown is sound"),
     row("BoundaryObservation", "snapshot", K::Account, "the O-4 snapshot built from `after` (its fields restate after, settled and outcome)", ""),
     row("BoundaryObservation", "previous", K::Account, "the O-4 snapshot built from `before`", ""),
-    row("BoundaryObservation", "judgement", K::Claim, "observed: the dependent step may go (only when the earlier write really happened)", "dependent_step_only_after_observed",
+    row("BoundaryObservation", "judgement", K::Claim, "seed 004's judgement of the snapshots it carries (O-1); observed: the dependent step may go (only when the earlier write really happened)", "dependent_step_only_after_observed",
              +[](History& r) { return on_boundary(r, [](const BoundaryObservation& b) { return !b.proceeds(); }, [](BoundaryObservation& b) { b.judgement.outcome = ObservationOutcome::Observed; }); },
-             +[](History& r) { return on_boundary(r, [](const BoundaryObservation& b) { return b.proceeds(); }, [](BoundaryObservation& b) { b.judgement.outcome = ObservationOutcome::NeedsEvidence; }); }, "made_up: observed said of a write that had happened but whose reading did not show it is not caught"),
+             +[](History& r) { return on_boundary(r, [](const BoundaryObservation& b) { return b.proceeds(); }, [](BoundaryObservation& b) { b.judgement.outcome = ObservationOutcome::NeedsEvidence; }); }),
     // WriteReading: one reading of a written state.
     row("WriteReading", "value", K::Claim, "the value the desktop served (nullopt: unreadable)", "dependent_step_only_after_observed",
              +[](History& r) { return on_boundary(r, [](const BoundaryObservation& b) { return b.after && !b.after->value && !b.after->dirty; }, [](BoundaryObservation& b) { b.after->value = ""; }); },
