@@ -136,6 +136,22 @@ std::optional<std::string> element_not_found_lie(const sim::Scenario& scenario, 
     return std::nullopt;
 }
 
+// target_occluded (E-5): the desktop, asked what is at a point during the step, answered a window
+// other than the target (or none). Lenient on purpose: any such answer in the step's time bears
+// the claim out; only a step whose every hit test found the target itself, or that asked none,
+// claims a cover the desktop never showed.
+std::optional<std::string> occlusion_unseen(const History& run, const StepTiming& t, const sim::Step& step) {
+    std::size_t asked = 0;
+    for (const auto& h : run.truth().hit_tests) {
+        if (h.at_ms < t.began_ms || h.at_ms > t.ended_ms) continue;
+        ++asked;
+        if (h.answer != step.window) return std::nullopt;
+    }
+    if (asked == 0) return "the tool never asked the desktop what was at the point during the step (E-5)";
+    return "every one of the " + std::to_string(asked) + " hit test(s) during the step found " + w_name(step.window) +
+           " itself at the point (E-5)";
+}
+
 // window_not_found: true only of a window the scenario hides that nothing showed before the step.
 std::optional<std::string> window_not_found_lie(const sim::Scenario& scenario, const History& run, const StepTiming& t, const sim::Step& step) {
     const sim::Window* w = sim::find_window(scenario, step.window);
@@ -206,7 +222,7 @@ std::optional<std::string> claimed_error_untrue(const sim::Scenario& scenario, c
             if (step.kind == sim::StepKind::Click && w != nullptr && w->framework != Framework::Wpf) {
                 return w_name(step.window) + " takes a click by ref in the background, where nothing covers it (E-4, E-5)";
             }
-            return std::nullopt;
+            return occlusion_unseen(run, t, step);
         case ErrorKind::ForegroundRefused: return foreground_refused_lie(run, t, step);
         case ErrorKind::Escalate:
             if (!step.depends_on && !seg.write) return "it depends on no earlier step and is no write (B-3, W-4)";

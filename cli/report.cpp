@@ -362,6 +362,7 @@ constexpr MutationRow mutation_rows[] = {
     {Mutation::NoUserWait, "foreground_returned"},
     {Mutation::SettleCutShort, "verdict_decisive"},
     {Mutation::SharedIdentityGivesUp, "report_matches_ground_truth"},
+    {Mutation::OccludedWhateverHit, "report_matches_ground_truth"},
     {Mutation::SkipBoundaryObservation, "dependent_step_only_after_observed"},
     {Mutation::ProceedOnNeedsEvidence, "dependent_step_only_after_observed"},
     {Mutation::RetryUnknownWrite, "no_resend_after_unknown"},

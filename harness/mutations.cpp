@@ -53,6 +53,16 @@ public:
     }
 };
 
+// E-5 made useless: every coordinate click is refused as covered, whatever the desktop answered
+// when asked what is at the point (it is asked, and not listened to).
+class OccludedWhateverHit final : public ToolHooks {
+public:
+    std::optional<Error> coordinate_hit(Desktop& desktop, Point physical, WindowId) const override {
+        (void)desktop.window_at(physical);
+        return Error{ErrorKind::TargetOccluded, "covered (whatever the desktop answered)"};
+    }
+};
+
 // E-5 broken: clicks skip the occlusion check.
 class ClickWithoutHitTest final : public ToolHooks {
 public:
@@ -235,6 +245,7 @@ ToolConfig with_mutation(ToolConfig config, Mutation m) {
         case Mutation::RetryClaimDropped: config.hooks = instance<RetryClaimDropped>(); break;
         case Mutation::RetryClaimMadeUp: config.hooks = instance<RetryClaimMadeUp>(); break;
         case Mutation::SharedIdentityGivesUp: config.hooks = instance<SharedIdentityGivesUp>(); break;
+        case Mutation::OccludedWhateverHit: config.hooks = instance<OccludedWhateverHit>(); break;
     }
     return config;
 }

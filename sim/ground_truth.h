@@ -214,6 +214,14 @@ struct IdleQuery {
     std::size_t requests_before = 0;  // how many request_foreground() calls had happened: orders it among them
 };
 
+// Every window_at() call (E-5): when it was asked, the point, and the window the desktop answered
+// (nullopt: no window there). A target_occluded claim is held against these.
+struct HitTest {
+    TimeMs at_ms = 0;
+    Point point;
+    std::optional<WindowId> answer;
+};
+
 struct CursorMove {
     TimeMs at_ms = 0;
     Point to;
@@ -243,6 +251,7 @@ struct GroundTruth {
     std::vector<ForegroundRequest> foreground_requests;
     std::vector<Read> reads;
     std::vector<IdleQuery> idle_queries;
+    std::vector<HitTest> hit_tests;
     std::vector<CursorMove> cursor_moves;
     std::vector<LaunchRecord> launches;
     std::vector<FiredEvent> events;

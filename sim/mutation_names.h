@@ -42,8 +42,9 @@ enum class Mutation : std::uint8_t {
     UnknownForTyping,          // every typing step is said as Unknown, whatever its readings showed (V-5, V-6: sound, useless)
     SettleCutShort,            // `current` waits at most 100 ms for the state to settle, whatever the app's bound (D-3: sound, useless)
     SharedIdentityGivesUp,     // a ref whose identity its snapshot shares is given up on, even where its path holds (E-2: sound, useless)
+    OccludedWhateverHit,       // every coordinate click is refused as covered, whatever the hit test answered (E-5: sound, useless)
 };
-inline constexpr Mutation last_mutation = Mutation::SharedIdentityGivesUp;
+inline constexpr Mutation last_mutation = Mutation::OccludedWhateverHit;
 
 namespace detail {
 inline constexpr std::array<std::string_view, static_cast<std::size_t>(last_mutation) + 1> mutation_name_table{
@@ -75,6 +76,7 @@ inline constexpr std::array<std::string_view, static_cast<std::size_t>(last_muta
     "unknown_for_typing",
     "settle_cut_short",
     "shared_identity_gives_up",
+    "occluded_whatever_hit",
 };
 }  // namespace detail
 

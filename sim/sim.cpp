@@ -284,7 +284,9 @@ TimeMs Sim::last_input_ms() {
 
 std::optional<WindowId> Sim::window_at(Point physical) {
     settle_due();
-    return topmost_window_at(physical);
+    const auto answer = topmost_window_at(physical);
+    truth_.hit_tests.push_back(HitTest{now_, physical, answer});
+    return answer;
 }
 
 Point Sim::cursor() {

@@ -247,6 +247,8 @@ constexpr ReportProof report_proofs[] = {
     {"D3_settle_cut_short", Mutation::SettleCutShort, "verdict_decisive", "before the app's declared bound", cases_max, 1, 1},
     // E-2: a shared identity given up on while the path still leads to the element.
     {"E2_shared_identity_gives_up", Mutation::SharedIdentityGivesUp, "report_matches_ground_truth", "was there, under its identity", cases_max, 1, 1},
+    // E-5: a coordinate click refused as covered where the desktop's hit test found the target.
+    {"E5_occluded_whatever_hit", Mutation::OccludedWhateverHit, "report_matches_ground_truth", "itself at the point", cases_max, 1, 1},
     // F-1: the guard takes the front while the user is busy, without waiting for a pause.
     {"F1_no_user_wait", Mutation::NoUserWait, "foreground_returned", "F-1: wait", cases_max, 2, 1},
     // B-3, O-4: a dependent step runs without observing its dependency.
