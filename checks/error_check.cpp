@@ -124,10 +124,10 @@ std::optional<std::string> element_not_found_lie(const sim::Scenario& scenario, 
     // walks the path first and uses the element there when its identity matches; only the search
     // that follows a broken path can find two. The path stands while nothing moved or removed a
     // control of the window.
-    const bool tree_changed = fired_before(scenario, run.truth(), t.ended_ms, [&](const sim::Event& e) {
+    const bool excused = identity_shared(*w, *c) && fired_before(scenario, run.truth(), t.ended_ms, [&](const sim::Event& e) {
         return (e.kind == sim::EventKind::TreeReorders || e.kind == sim::EventKind::ControlRemoved) && e.window == w->id;
     });
-    if (identity_shared(*w, *c) && tree_changed) return std::nullopt;
+    if (excused) return std::nullopt;
     const auto held = possible_ancestors(scenario, *w, c->id);
     const bool removed = fired_before(scenario, run.truth(), t.ended_ms, [&](const sim::Event& e) {
         return e.kind == sim::EventKind::ControlRemoved && std::find(held.begin(), held.end(), e.control) != held.end();
