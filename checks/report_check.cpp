@@ -950,6 +950,84 @@ Lie held_front_taken_unreported(const sim::Scenario& s, const History& run, cons
     return std::nullopt;
 }
 
+// F-1, F-2 for the batch, the other way: the borrow a batch reports (borrowed by the tool) is its
+// last one — the last move by the tool of a step's target to the front within that step (a move of
+// the held front from one target to the next included). What the ledger shows of it is claimed:
+//  - the step was told the user was busy before asking for the target's front: waitedForUserMs;
+//  - its request was refused, F24 pressed and the request made again before it: retriedAfterRefusal;
+//  - not restored, with no request for the front after it (no give-back, no put-back): someone
+//    other than the tool took the front from the target and kept it until the batch had surely
+//    looked (as its next step began, or at its end): the hold was lost to them (F-4), and durationMs
+//    runs from the borrow to at least that move, at most that look.
+Lie batch_borrow_left_out(const sim::Scenario& s, const History& run, const Segment& seg, const BatchReport& b) {
+    const auto& fg = b.foreground;
+    if (!fg.borrowed || fg.by != "tool") return std::nullopt;
+    const auto& ch = run.truth().foreground_changes;
+    std::optional<std::size_t> last;  // the last borrow's change
+    std::optional<std::size_t> by_step;  // the position in seg.reports of the step that made it
+    for (std::size_t x = 0; x < seg.reports.size(); ++x) {
+        const auto& rep = run.steps[seg.reports[x]];
+        const auto& t = run.timings[seg.reports[x]];
+        for (std::size_t i = t.changes_begin; i < t.changes_end && i < ch.size(); ++i) {
+            if (ch[i].by == sim::Actor::Tool && ch[i].to == rep.request.target) {
+                last = i;
+                by_step = x;
+            }
+        }
+    }
+    if (!last) return std::nullopt;
+    const Claim c{s, run, run.steps[seg.reports[*by_step]], run.timings[seg.reports[*by_step]], seg};
+    const auto& t = c.timing;
+    if (!fg.waited_for_user_ms) {
+        if (auto busy = told_busy_before_request(c)) {
+            return "the batch leaves out waitedForUserMs of its borrow in " + c.name() + ": " + *busy + " (F-1)";
+        }
+    }
+    if (!fg.retried_after_refusal) {
+        // The requests of that step up to the one that brought the target forward.
+        const auto& requests = run.truth().foreground_requests;
+        std::size_t upto = t.requests_begin;
+        while (upto < t.requests_end && upto < requests.size() && requests[upto].at_ms <= ch[*last].at_ms) ++upto;
+        if (retried_after_refusal_in(run, Range{t.changes_begin, *last + 1, t.requests_begin, upto, t.began_ms, ch[*last].at_ms})) {
+            return "the batch leaves out retriedAfterRefusal: its borrow in " + c.name() +
+                   " was refused, F24 pressed and the request made again (F-1)";
+        }
+    }
+    if (fg.restored) return std::nullopt;
+    // The first move off the borrowed window after the borrow.
+    const std::size_t i = *last + 1;
+    if (i >= seg.changes_end || i >= ch.size() || ch[i].from != ch[*last].to || ch[i].by == sim::Actor::Tool) return std::nullopt;
+    // When the batch had surely looked: as the first later step began after the move (every step
+    // looks at the front as it begins) when another window (F-4's) took it; the batch's end otherwise.
+    // A move onto a window related to a target of the call may be taken for the target's own app
+    // (F-3): the batch may notice it only later, up to its end.
+    TimeMs look = seg.ended_ms;
+    std::size_t look_changes = seg.changes_end;
+    const bool unrelated = another_windows_move(s, run, seg, ch[i]);
+    for (std::size_t x = *by_step + 1; x < seg.reports.size() && unrelated; ++x) {
+        const auto& tx = run.timings[seg.reports[x]];
+        if (tx.changes_begin > i) {
+            look = tx.began_ms;
+            look_changes = tx.changes_begin;
+            break;
+        }
+    }
+    if (i + 1 < look_changes && i + 1 < ch.size()) return std::nullopt;  // moved again before the look: not judged here
+    // The tool asked for the front again after the borrow (a give-back, refused or not, to whatever
+    // window — the target itself when it was the owner — or a put-back): the borrow's time may run to
+    // that request (judged as a give-back's, duration_lie).
+    const auto& requests = run.truth().foreground_requests;
+    for (std::size_t k = seg.requests_begin; k < seg.requests_end && k < requests.size(); ++k) {
+        if (requests[k].at_ms > ch[*last].at_ms || (requests[k].at_ms == ch[*last].at_ms && requests[k].window != ch[*last].to)) return std::nullopt;
+    }
+    const TimeMs least = ch[i].at_ms - ch[*last].at_ms;
+    const TimeMs most = look - ch[*last].at_ms;
+    if (fg.duration_ms >= least && fg.duration_ms <= most) return std::nullopt;
+    return "the batch reports durationMs=" + std::to_string(fg.duration_ms) + " for its borrow at " + t_at(ch[*last].at_ms) + ", but " +
+           std::string(sim::to_string(ch[i].by)) + " took the front to " + w_name(ch[i].to) + " at " + t_at(ch[i].at_ms) +
+           " and the batch next looked at " + t_at(look) + ": between " + std::to_string(least) + " and " + std::to_string(most) + " ms (F-2, F-4)";
+}
+
 Lie batch_foreground_lie(const sim::Scenario& s, const History& run, const Segment& seg) {
     if (!seg.batch_report || *seg.batch_report >= run.batches.size()) return std::nullopt;
     const BatchReport& b = run.batches[*seg.batch_report];
@@ -971,6 +1049,7 @@ Lie batch_foreground_lie(const sim::Scenario& s, const History& run, const Segme
     }
     if (auto lie = batch_left_out_another_window(s, run, seg, b)) return lie;
     if (auto lie = held_front_taken_unreported(s, run, seg, b)) return lie;
+    if (auto lie = batch_borrow_left_out(s, run, seg, b)) return lie;
     return foreground_lie(s, run, g, g, fg, nullptr, "the batch");
 }
 

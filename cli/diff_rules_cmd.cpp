@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "harness/run.h"
 #include "cli/args.h"
 #include "cli/files.h"
 #include "cli/commands.h"
@@ -59,8 +60,8 @@ int cmd_diff_rules(const Argv& argv) {
         return exit_ok;
     }
     if (args.positional().size() != 2) return usage_error("diff-rules", "expects two rule set names, e.g. diff-rules published current");
-    const RuleSet* a = find_rules(args.positional()[0]);
-    const RuleSet* b = find_rules(args.positional()[1]);
+    const RuleSet* a = props::rules_named(args.positional()[0]);
+    const RuleSet* b = props::rules_named(args.positional()[1]);
     if (a == nullptr) return usage_error("diff-rules", "unknown rule set '" + args.positional()[0] + "' (expected published or current)");
     if (b == nullptr) return usage_error("diff-rules", "unknown rule set '" + args.positional()[1] + "' (expected published or current)");
     const auto catalogue = situation_catalogue();

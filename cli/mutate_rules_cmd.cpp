@@ -18,6 +18,7 @@
 #include <thread>
 #include <mutex>
 
+#include "harness/run.h"
 #include "cli/args.h"
 #include "cli/files.h"
 #include "cli/mutate_rules.h"
@@ -429,7 +430,7 @@ std::optional<MutateSettings> parse(Args& args) {
             if (name == props::observation_rules_name) {
                 for (const ObservationRule& row : observation_rules()) found = found || row.reason == *s.row;
             } else {
-                for (const Rule& row : find_rules(name)->rules) found = found || row.id == *s.row;
+                for (const Rule& row : props::rules_named(name)->rules) found = found || row.id == *s.row;
             }
             if (!found) args.fail("rule set " + name + " has no row '" + *s.row + "'");
         }
@@ -495,7 +496,7 @@ std::vector<SetReport> run_mutate_rules(const MutateSettings& s) {
         if (name == props::observation_rules_name) {
             reports.push_back(mutate_observation_set(s));
         } else {
-            const RuleSet* rules = find_rules(name);
+            const RuleSet* rules = props::rules_named(name);
             assert(rules != nullptr);
             reports.push_back(mutate_verdict_set(*rules, s));
         }

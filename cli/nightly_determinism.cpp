@@ -6,6 +6,7 @@
 #include <variant>
 #include <vector>
 
+#include "harness/run.h"
 #include "cli/files.h"
 #include "cli/interrupt.h"
 #include "cli/nightly_parts.h"
@@ -52,7 +53,7 @@ void check_deterministic(const Settings& s, const sim::Scenario& scenario, const
 // Replays twice: the first cases of the first campaign round, and a spread of fuzz_batch's corpus.
 void run_determinism_part(const Settings& s, Summary& out) {
     props::RunOptions ro;
-    ro.rules = find_rules(s.rules);
+    ro.rules = props::rules_named(s.rules);
     ro.mutation = s.mutation;
     ro.agent_retries = true;
     const std::uint64_t round_seed = out.main.rounds.empty() ? s.seed : out.main.rounds.front().seed;

@@ -12,6 +12,7 @@
 #include <variant>
 #include <vector>
 
+#include "harness/run.h"
 #include "cli/args.h"
 #include "cli/files.h"
 #include "cli/fuzz_support.h"
@@ -97,7 +98,7 @@ std::optional<Settings> parse(Args& args) {
         args.fail("--campaign-cases must lie in 1.." + std::to_string(campaign_cases_max));
     }
     if (const auto r = args.option("--rules")) {
-        if (find_rules(*r) == nullptr) args.fail("unknown rule set '" + printable(*r, 60) + "' (expected published or current)");
+        if (props::rules_named(*r) == nullptr) args.fail("unknown rule set '" + printable(*r, 60) + "' (expected published or current)");
         else s.rules = *r;
     }
     if (const auto m = args.option("--mutation")) {

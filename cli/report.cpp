@@ -1,3 +1,4 @@
+#include "harness/run.h"
 #include "cli/report.h"
 
 #include <cassert>
@@ -371,6 +372,7 @@ constexpr MutationRow mutation_rows[] = {
     {Mutation::RetryClaimMadeUp, "report_matches_ground_truth"},
     {Mutation::EscalateEveryDependency, "dependent_step_only_after_observed"},
     {Mutation::PostedClickToButtons, "input_fits_the_control"},
+    {Mutation::PostedChordsToEdits, "input_fits_the_control"},
     {Mutation::BorrowForEveryWindow, "input_fits_the_control"},
     {Mutation::FocusedRefIsActedElement, "ref_never_crosses_windows"},
     {Mutation::NeverAllowRetry, "no_resend_after_unknown"},
@@ -411,7 +413,7 @@ std::string mutation_help() {
 std::string outcome_without_mutation(const sim::Scenario& scenario, const std::string& property, const std::string& rules,
                                      bool agent_retries) {
     props::RunOptions ro;
-    ro.rules = find_rules(rules) != nullptr ? find_rules(rules) : &props::rules_for(scenario);
+    ro.rules = props::rules_named(rules) != nullptr ? props::rules_named(rules) : &props::rules_for(scenario);
     ro.agent_retries = agent_retries;
     return props::still_violates(property, ro)(scenario) ? "violated" : "holds";
 }

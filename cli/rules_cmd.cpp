@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "harness/run.h"
 #include "cli/args.h"
 #include "cli/files.h"
 #include "cli/commands.h"
@@ -155,7 +156,7 @@ int cmd_rules(const Argv& argv) {
     }
     std::vector<const RuleSet*> sets;
     if (const auto name = args.option("--rules")) {
-        const RuleSet* r = find_rules(*name);
+        const RuleSet* r = props::rules_named(*name);
         if (r == nullptr) return usage_error("rules", "unknown rule set '" + *name + "' (expected published, current or observation)");
         sets.push_back(r);
     } else {

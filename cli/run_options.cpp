@@ -1,3 +1,4 @@
+#include "harness/run.h"
 #include "cli/run_options.h"
 
 #include <iostream>
@@ -16,12 +17,12 @@ bool parse_run_options(Args& args, props::RunOptions& ro, std::string& rules_nam
                       "replay takes an observation file without --rules)");
             return false;
         }
-        if (find_rules(*r) == nullptr) {
+        if (props::rules_named(*r) == nullptr) {
             args.fail("unknown rule set '" + printable(*r, 60) + "' (expected published, current or observation)");
             return false;
         }
         rules_name = *r;
-        ro.rules = find_rules(*r);
+        ro.rules = props::rules_named(*r);
     }
     if (const auto m = args.option("--mutation")) {
         const auto mut = mutation_named(*m);

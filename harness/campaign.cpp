@@ -127,7 +127,7 @@ void shrink_counterexample(Counterexample& c, const StillFails& still, const Shr
 namespace {
 
 RunOptions campaign_run_options(const CampaignOptions& o) {
-    const RuleSet* rules = find_rules(o.rules);
+    const RuleSet* rules = rules_named(o.rules);
     RunOptions ro;
     ro.rules = rules != nullptr ? rules : &current_rules();
     ro.tool = o.tool;

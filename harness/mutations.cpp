@@ -167,6 +167,17 @@ public:
     }
 };
 
+// E-4 broken: a classic edit gets its select-all, clipboard and undo chords as posted keys (ignored
+// while its window is inactive), not as the edit messages they stand for.
+class PostedChordsToEdits final : public ToolHooks {
+public:
+    DeliveryPlan plan_delivery(const WindowInfo& w, const ElementNode* node, const Request& r, const ActionFacts& f) const override {
+        DeliveryPlan p = ToolHooks::plan_delivery(w, node, r, f);
+        if (r.kind == RequestKind::Hotkey && p.method == DeliveryMethod::EditMessage) p = DeliveryPlan{DeliveryMethod::PostedKeys, false};
+        return p;
+    }
+};
+
 // E-3 broken: the focused_ref names the element acted on, as if the focus never left it (a Tab in
 // the text, an app or the user moving it meanwhile).
 class FocusedRefIsActedElement final : public ToolHooks {
@@ -238,6 +249,7 @@ ToolConfig with_mutation(ToolConfig config, Mutation m) {
         case Mutation::EscalateEveryDependency: config.hooks = instance<EscalateEveryDependency>(); break;
         case Mutation::RetryUnknownWrite: config.hooks = instance<RetryUnknownWrite>(); break;
         case Mutation::PostedClickToButtons: config.hooks = instance<PostedClickToButtons>(); break;
+        case Mutation::PostedChordsToEdits: config.hooks = instance<PostedChordsToEdits>(); break;
         case Mutation::BorrowForEveryWindow: config.hooks = instance<BorrowForEveryWindow>(); break;
         case Mutation::FocusedRefIsActedElement: config.hooks = instance<FocusedRefIsActedElement>(); break;
         case Mutation::NeverAllowRetry: config.hooks = instance<NeverAllowRetry>(); break;

@@ -1,3 +1,4 @@
+#include "harness/run.h"
 #include "harness/rule_mutation.h"
 #include "harness/deterministic.h"
 
@@ -102,7 +103,7 @@ std::string mutation_id(const RuleSet& rules, const RuleMutation& m) {
 const RuleSet* rules_of_mutation_id(std::string_view id) {
     const auto colon = id.find(':');
     if (colon == std::string_view::npos) return nullptr;
-    return find_rules(id.substr(0, colon));
+    return rules_named(id.substr(0, colon));
 }
 
 std::optional<RuleMutation> parse_mutation(const RuleSet& rules, std::string_view id) {

@@ -490,8 +490,15 @@ std::vector<Request> agent_requests(Tool& tool, Desktop& desk, const sim::Scenar
     return out;
 }
 
+const RuleSet* rules_named(std::string_view name) {
+    for (const RuleSet* r : all_rule_sets()) {
+        if (r != nullptr && std::string_view(r->name) == name) return r;
+    }
+    return nullptr;
+}
+
 const RuleSet& rules_for(const sim::Scenario& scenario) {
-    const RuleSet* r = find_rules(scenario.rules);
+    const RuleSet* r = rules_named(scenario.rules);
     return r != nullptr ? *r : current_rules();
 }
 

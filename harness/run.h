@@ -64,5 +64,9 @@ TrueState true_state(const sim::Sim& sim, WindowId window, std::optional<Element
 
 // The rule set a scenario names, or `current` when the name is unknown.
 const RuleSet& rules_for(const sim::Scenario& scenario);
+// The rule set of that name, or nullptr: the harness's own lookup over the sets the model lists,
+// never the tool's find_rules (a bug there would hand the checks the same wrong set, and with it
+// the promises they read as data).
+const RuleSet* rules_named(std::string_view name);
 
 }  // namespace deskcheck::props

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cctype>
 #include <set>
 
 #include "model/guard.h"
@@ -66,6 +67,16 @@ ActionFacts facts_of(const Request& r, const ElementNode* node) {
 namespace {
 bool classic_button(const ElementNode& n) { return n.own_handle && n.class_name == "Button"; }
 bool classic_edit(const ElementNode& n) { return n.own_handle && n.class_name == "Edit"; }
+// E-4: the chords an edit control of an inactive window answers only as the edit message they stand
+// for (select all, copy, cut, paste, undo: EM_SETSEL, WM_COPY, WM_CUT, WM_PASTE, WM_UNDO).
+bool edit_message_chord(std::string_view keys) {
+    std::string k;
+    for (const char ch : keys) {
+        if (ch != ' ') k += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    }
+    if (k.rfind("control+", 0) == 0) k = "ctrl+" + k.substr(8);
+    return k == "ctrl+a" || k == "ctrl+c" || k == "ctrl+x" || k == "ctrl+v" || k == "ctrl+z";
+}
 bool invokable(const std::string& role) {
     return role == "Button" || role == "MenuItem" || role == "Hyperlink" || role == "SplitButton";
 }
@@ -79,7 +90,7 @@ Plan choose_delivery(const WindowInfo& w, const ElementNode* node, const Request
             if (node && classic_edit(*node) && !wpf) return {DeliveryMethod::EditMessage, false};
             return {DeliveryMethod::PostedKeys, wpf};
         case RequestKind::Hotkey:
-            if (f.kind == ActionKind::SelectAll && node && classic_edit(*node) && !wpf) return {DeliveryMethod::EditMessage, false};
+            if (node && classic_edit(*node) && !wpf && edit_message_chord(r.keys)) return {DeliveryMethod::EditMessage, false};
             return {DeliveryMethod::PostedKeys, wpf};
         case RequestKind::Click:
             if (node && classic_button(*node)) return {DeliveryMethod::ClickMessage, false};

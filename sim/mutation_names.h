@@ -43,8 +43,9 @@ enum class Mutation : std::uint8_t {
     SettleCutShort,            // `current` waits at most 100 ms for the state to settle, whatever the app's bound (D-3: sound, useless)
     SharedIdentityGivesUp,     // a ref whose identity its snapshot shares is given up on, even where its path holds (E-2: sound, useless)
     OccludedWhateverHit,       // every coordinate click is refused as covered, whatever the hit test answered (E-5: sound, useless)
+    PostedChordsToEdits,       // a classic edit gets a select-all/clipboard/undo chord as posted keys, not its edit message (E-4 broken)
 };
-inline constexpr Mutation last_mutation = Mutation::OccludedWhateverHit;
+inline constexpr Mutation last_mutation = Mutation::PostedChordsToEdits;
 
 namespace detail {
 inline constexpr std::array<std::string_view, static_cast<std::size_t>(last_mutation) + 1> mutation_name_table{
@@ -77,6 +78,7 @@ inline constexpr std::array<std::string_view, static_cast<std::size_t>(last_muta
     "settle_cut_short",
     "shared_identity_gives_up",
     "occluded_whatever_hit",
+    "posted_chords_to_edits",
 };
 }  // namespace detail
 

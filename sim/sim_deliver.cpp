@@ -12,12 +12,17 @@
 //  - classic buttons (own handle, class "Button", Win32/WinForms) ignore a PostedClick while their
 //    window is not foreground, but click on ClickMessage (E-4); a ClickMessage to another class
 //    is ignored;
+//  - a classic edit (own handle, class "Edit", Win32/WinForms) ignores a posted select-all, clipboard
+//    or undo chord (ctrl+a/c/x/v/z) while its window is not foreground: in an inactive window those
+//    chords work only as the edit messages they stand for (EM_SETSEL, WM_COPY, WM_CUT, WM_PASTE,
+//    WM_UNDO), which is why the tool sends those instead (E-4, seed 003 §4);
 //  - UIA patterns work in the background, but a WPF window pulls itself to the front as the
 //    effect lands (F-7);
 //  - RealInput goes where real input goes: keys/text to the foreground window's focus, a click to
 //    the topmost window at the screen point (an occluder if one covers it, S-7), which it
 //    activates; it moves the cursor and makes the tool the last-input process (F-1).
 #include <algorithm>
+#include <cctype>
 #include <cassert>
 
 #include "sim/geometry.h"
@@ -35,6 +40,16 @@ namespace {
         case DeliveryMethod::UiaSetValue: return true;
         default: return false;
     }
+}
+
+// The chords an edit control answers only as edit messages when its window is inactive.
+bool edit_message_chord(std::string_view keys) {
+    std::string k;
+    for (const char ch : keys) {
+        if (ch != ' ') k += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    }
+    if (k.rfind("control+", 0) == 0) k = "ctrl+" + k.substr(8);
+    return k == "ctrl+a" || k == "ctrl+c" || k == "ctrl+x" || k == "ctrl+v" || k == "ctrl+z";
 }
 
 bool is_button(ControlKind k) {
@@ -181,8 +196,15 @@ Route Sim::route_posted_keys(const Input& input) const {
     r.hit_window = input.window;
     r.hit_element = input.element;  // nullopt: the window's focus when it lands
     r.action = InputAction::Type;
-    r.accepted = !(w->spec.framework == Framework::Wpf && foreground_ != input.window);
+    const bool inactive = foreground_ != input.window;
+    r.accepted = !(w->spec.framework == Framework::Wpf && inactive);
     if (!r.accepted) r.ignored_reason = "WPF ignores posted input while inactive (F-7)";
+    const LiveControl* c = input.element ? live_control(input.window, *input.element) : nullptr;
+    if (r.accepted && inactive && c != nullptr && is_classic(w->spec.framework) && c->c.own_handle &&
+        class_of_control(c->c) == "Edit" && edit_message_chord(input.keys)) {
+        r.accepted = false;
+        r.ignored_reason = "an inactive classic edit takes " + input.keys + " only as an edit message (E-4)";
+    }
     return r;
 }
 

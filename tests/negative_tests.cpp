@@ -263,6 +263,10 @@ constexpr ReportProof report_proofs[] = {
     // E-4: a classic button gets a posted click, which it ignores while its window is inactive.
     {"E4_posted_click_to_buttons", Mutation::PostedClickToButtons, "input_fits_the_control",
      "a classic button ignores a posted click while inactive", cases_max, 2, 1},
+    // E-4: a classic edit gets ctrl+a/c/x/v/z as posted keys, which it ignores while its window is
+    // inactive (it takes those chords only as the edit messages they stand for).
+    {"E4_posted_chords_to_edits", Mutation::PostedChordsToEdits, "input_fits_the_control",
+     "only as an edit message", cases_max, 2, 1},
     // F-7: every step takes the foreground, though only WPF/WinUI-like apps need it.
     {"F7_borrow_for_every_window", Mutation::BorrowForEveryWindow, "input_fits_the_control",
      "only WPF/WinUI-like apps need a borrow", cases_max, 2, 1},

@@ -587,6 +587,28 @@ BOOST_AUTO_TEST_CASE(E4_classic_button_clicks_on_click_message_not_on_an_inactiv
     BOOST_TEST(desk.truth().count(EffectKind::ButtonClicked, 1) == 1u);
 }
 
+// Seed 003 §4: in an inactive window an edit answers its select-all, clipboard and undo chords only
+// as the edit messages they stand for; a posted chord is ignored there, and taken when in front.
+BOOST_AUTO_TEST_CASE(E4_inactive_classic_edit_takes_ctrl_a_as_an_edit_message_not_as_posted_keys) {
+    Scenario s = with_second_window(Framework::Win32);
+    auto& e = add_control(s.windows[1], 22, ControlKind::Edit, Rect{820, 150, 1000, 200}, true);
+    e.value = "abc";
+    Sim desk = build(s);
+    desk.deliver(chord(2, 22, "Ctrl+A"));
+    Input by_message = chord(2, 22, "ctrl+a");
+    by_message.method = DeliveryMethod::EditMessage;
+    by_message.step = 1;
+    desk.deliver(by_message);
+    desk.deliver(chord(1, 11, "ctrl+a"));  // window 1 is in front: the posted chord is taken
+    desk.deliver(chord(2, 22, "home"));    // not one of those chords: posted keys do
+    desk.run_until_quiet(1000);
+    BOOST_TEST(!desk.truth().delivered.at(0).accepted);
+    BOOST_TEST(desk.truth().delivered.at(0).ignored_reason.find("only as an edit message") != std::string::npos);
+    BOOST_TEST(desk.truth().delivered.at(1).accepted);
+    BOOST_TEST(desk.truth().delivered.at(2).accepted);
+    BOOST_TEST(desk.truth().delivered.at(3).accepted);
+}
+
 BOOST_AUTO_TEST_CASE(F7_wpf_window_ignores_a_posted_click_while_inactive) {
     Scenario s = with_second_window(Framework::Wpf);
     add_control(s.windows[1], 21, ControlKind::Toggle, Rect{820, 150, 1000, 200});

@@ -262,8 +262,15 @@ def detect_sandbox() -> bool:
 
 
 def run_one(argv: List[str], env: dict, timeout: float, cwd: str) -> Tuple[Optional[subprocess.CompletedProcess], float]:
+    """One command in a folder of its own: `{tmp}` in argv names it, and TMPDIR points at its `t/`,
+    where the command's own temporary folders go (host::make_temp_folder). Whatever the command left
+    in `t/` is returned as `proc.left_behind` (a promise of the CLI: it leaves nothing running and
+    nothing behind) and removed with the folder, so that no run, mutated or not, litters /tmp."""
     tmp = tempfile.mkdtemp(prefix="dc-mutant-")
+    own_tmp = os.path.join(tmp, "t")
+    os.mkdir(own_tmp)
     argv = SANDBOX + [a.replace("{tmp}", tmp) for a in argv]
+    env = dict(env, TMPDIR=own_tmp)
     start = time.monotonic()
     try:
         proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -274,10 +281,21 @@ def run_one(argv: List[str], env: dict, timeout: float, cwd: str) -> Tuple[Optio
             os.killpg(proc.pid, 9)
             proc.communicate()
             return None, time.monotonic() - start
-        return subprocess.CompletedProcess(argv, proc.returncode, out.decode("utf-8", "replace"),
-                                           err.decode("utf-8", "replace")), time.monotonic() - start
+        done = subprocess.CompletedProcess(argv, proc.returncode, out.decode("utf-8", "replace"),
+                                           err.decode("utf-8", "replace"))
+        done.left_behind = sorted(os.listdir(own_tmp)) if os.path.isdir(own_tmp) else []
+        return done, time.monotonic() - start
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def left_behind(name: str, proc: subprocess.CompletedProcess) -> Optional[str]:
+    """The kill of a command that exited 0 but left its temporary folders behind."""
+    names = getattr(proc, "left_behind", [])
+    if not names:
+        return None
+    shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    return f"{name}: left {len(names)} temporary folder{'s' if len(names) != 1 else ''} behind ({shown})"
 
 
 def stable_output(text: str) -> str:
@@ -549,6 +567,9 @@ def main(argv: List[str]) -> int:
             return kind, name, set()
         key = time_key(kind, name)
         with lock:
+            baseline_left[(kind, name)] = left_behind(name, proc)
+            if baseline_left[(kind, name)]:  # the unmutated CLI breaks its own promise
+                failures.append(str(baseline_left[(kind, name)]))
             baseline_time[key] = max(baseline_time.get(key, 0.0), secs)
             baseline_out[(kind, name)] = stable_output(proc.stdout)
         got = set()
@@ -558,6 +579,7 @@ def main(argv: List[str]) -> int:
         return kind, name, got
 
     lock = threading.Lock()
+    baseline_left: Dict[Tuple[str, str], Optional[str]] = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
         reached_by = list(pool.map(run_baseline, baseline_cmds))
     if failures:
@@ -652,6 +674,9 @@ def main(argv: List[str]) -> int:
                 break
             if proc.returncode != 0:
                 res.status, res.killed_by, res.command = "killed", killed_by(name, proc), name
+                break
+            if left_behind(name, proc) and not baseline_left.get((kind, name)):
+                res.status, res.killed_by, res.command = "killed", left_behind(name, proc), name
                 break
             if not a.test_cmd and kind == "host" and stable_output(proc.stdout) != baseline_out[(kind, name)]:
                 res.first_difference = res.first_difference or {"command": name, "what": "its JSON figures differ"}
