@@ -276,6 +276,41 @@ BOOST_AUTO_TEST_CASE(F2_a_borrow_or_a_restore_left_out_of_a_step_is_caught) {
     BOOST_TEST(restores >= 3u);
 }
 
+BOOST_AUTO_TEST_CASE(F1_F2_a_batch_borrow_claim_left_out_is_caught) {
+    // F-1, F-2 for the batch: the borrow it reports is claimed as the ledger shows it — the wait for
+    // the user, the F24 retry, and for a hold lost to someone else its time. Each is dropped from
+    // batch reports that carry it; each drop is caught, with its own message, on some generated run.
+    std::uint32_t waited = 0, retried = 0, lost = 0;
+    for_each_generated_run(21, 20000, false, [&](const sim::Scenario& scenario, RunResult& run) {
+        if ((waited >= 3 && retried >= 3 && lost >= 3) || report_matches_ground_truth(scenario, run).status == CheckStatus::Violated) return;
+        for (BatchReport& b : run.batches) {
+            ForegroundEvidence& fg = b.foreground;
+            if (!fg.borrowed || fg.by != "tool") continue;
+            const ForegroundEvidence kept = fg;
+            const auto caught = [&](std::string_view what) {
+                const CheckResult r = report_matches_ground_truth(scenario, run);
+                fg = kept;
+                return r.status == CheckStatus::Violated && r.violation->explanation.find(what) != std::string::npos;
+            };
+            if (fg.waited_for_user_ms) {
+                fg.waited_for_user_ms.reset();
+                waited += caught("leaves out waitedForUserMs of its borrow") ? 1 : 0;
+            }
+            if (fg.retried_after_refusal) {
+                fg.retried_after_refusal = false;
+                retried += caught("leaves out retriedAfterRefusal: its borrow") ? 1 : 0;
+            }
+            if (!fg.restored && fg.changed_by && fg.duration_ms > 0) {
+                fg.duration_ms = 0;
+                lost += caught("next looked at") ? 1 : 0;
+            }
+        }
+    });
+    BOOST_TEST(waited >= 3u);
+    BOOST_TEST(retried >= 3u);
+    BOOST_TEST(lost >= 3u);
+}
+
 BOOST_AUTO_TEST_CASE(D3_a_boundary_read_said_not_settled_past_the_bound_is_caught) {
     // Under `current` (it settles), the boundary waits out the earlier step's declared bound: its
     // read is settled, and saying otherwise is caught.
