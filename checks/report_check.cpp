@@ -976,6 +976,9 @@ Lie batch_borrow_left_out(const sim::Scenario& s, const History& run, const Segm
         }
     }
     if (!last) return std::nullopt;
+    // A move back over an app's grab (F-3's put-back, onto a target that had the front before) is
+    // the step's own account, not a borrow: which borrow the batch reports is then not judged here.
+    if (*last > 0 && ch[*last - 1].by == sim::Actor::App && ch[*last - 1].to == ch[*last].from) return std::nullopt;
     const Claim c{s, run, run.steps[seg.reports[*by_step]], run.timings[seg.reports[*by_step]], seg};
     const auto& t = c.timing;
     if (!fg.waited_for_user_ms) {
@@ -1142,6 +1145,20 @@ WriteOutcome write_outcome_lie(const Claim& c) {
     return {what + " (W-1)", std::nullopt};
 }
 
+// P-1, B-1: ok is the absence of an execution error, both ways — an answer is ok with a verdict, or
+// not ok with the error that says why; and Absent is the one verdict that is a failure (a confirmed
+// not_done stops a batch), so an ok result never says Absent and a verdict-bearing failure says it.
+Lie ok_shape_lie(const Claim& c) {
+    const ToolResult& r = c.report.result;
+    const std::string verdict = r.verdict ? std::string(to_string(*r.verdict)) : "no verdict";
+    if (r.ok && r.error) return c.name() + " reports ok together with the error " + std::string(name_of(r.error->kind)) + " (P-1)";
+    if (r.ok && r.verdict == Verdict::Absent) return c.name() + " reports ok with the verdict Absent, a failure (B-1)";
+    if (!r.ok && !r.error && r.verdict != Verdict::Absent) {
+        return c.name() + " reports not ok, without an error, with " + verdict + " (P-1: a failure says why)";
+    }
+    return std::nullopt;
+}
+
 // F-8: what a launch report claims — the new window, or launch_failed — against what the launch
 // showed (the ledger's launch record: the app's pid, the windows that appeared).
 Lie launch_lie(const LaunchReport& report, const sim::LaunchRecord& record) {
@@ -1173,7 +1190,8 @@ CheckResult report_matches_ground_truth(const sim::Scenario& scenario, const His
             const StepReport& report = run.steps[i];
             if (report.index >= scenario.steps.size()) continue;
             const Claim c{scenario, run, report, run.timings[i], seg};
-            Lie lie = delivery_lie(c);
+            Lie lie = ok_shape_lie(c);
+            if (!lie) lie = delivery_lie(c);
             if (!lie) lie = readback_lie(c);
             if (!lie) lie = changes_lie(c);
             if (!lie) lie = settle_lie(c);

@@ -276,6 +276,31 @@ BOOST_AUTO_TEST_CASE(F2_a_borrow_or_a_restore_left_out_of_a_step_is_caught) {
     BOOST_TEST(restores >= 3u);
 }
 
+BOOST_AUTO_TEST_CASE(P1_ok_is_the_absence_of_an_error_both_ways) {
+    // A step that answered ok with a verdict, turned into "not ok" without an error (a single action
+    // too, where no batch stops on it), and an error said with ok:true: both caught by their shape.
+    std::uint32_t not_ok = 0, ok_with_error = 0;
+    for_each_generated_run(22, 2000, false, [&](const sim::Scenario& scenario, RunResult& run) {
+        if ((not_ok >= 3 && ok_with_error >= 3) || report_matches_ground_truth(scenario, run).status == CheckStatus::Violated) return;
+        for (StepReport& step : run.steps) {
+            const ToolResult kept = step.result;
+            if (kept.ok && kept.verdict && *kept.verdict != Verdict::Absent && not_ok < 3) {
+                step.result.ok = false;
+                const CheckResult r = report_matches_ground_truth(scenario, run);
+                BOOST_TEST((r.status == CheckStatus::Violated), "ok:false without an error slipped through at step " << step.index);
+                not_ok += r.status == CheckStatus::Violated && r.violation->explanation.find("without an error") != std::string::npos ? 1 : 0;
+            } else if (!kept.ok && kept.error && ok_with_error < 3) {
+                step.result.ok = true;
+                const CheckResult r = report_matches_ground_truth(scenario, run);
+                ok_with_error += r.status == CheckStatus::Violated && r.violation->explanation.find("reports ok together with") != std::string::npos ? 1 : 0;
+            }
+            step.result = kept;
+        }
+    });
+    BOOST_TEST(not_ok >= 3u);
+    BOOST_TEST(ok_with_error >= 3u);
+}
+
 BOOST_AUTO_TEST_CASE(F1_F2_a_batch_borrow_claim_left_out_is_caught) {
     // F-1, F-2 for the batch: the borrow it reports is claimed as the ledger shows it — the wait for
     // the user, the F24 retry, and for a hold lost to someone else its time. Each is dropped from
