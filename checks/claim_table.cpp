@@ -134,7 +134,7 @@ const std::array rows{
              +[](History& r) { return on_step(r, [](const StepReport& s) { return ev(s).settle_ms > 0; }, [](StepReport& s) { ev(s).settle_ms = 0; }); }),
     row("Evidence", "settled", K::Claim, "the last after-read came at or after the app's declared bound past the delivery (D-3)", rmgt,
              +[](History& r) { return on_step(r, [](const StepReport& s) { return ev(s).after && !ev(s).settled; }, [](StepReport& s) { ev(s).settled = true; }); },
-             +[](History& r) { return on_step(r, [](const StepReport& s) { return ev(s).settled; }, [](StepReport& s) { ev(s).settled = false; }); }, "left_out: settled:false said of a read past the bound is not caught (current settles only on a stable reading; published never does)"),
+             +[](History& r) { return on_step(r, [](const StepReport& s) { return ev(s).settled; }, [](StepReport& s) { ev(s).settled = false; }); }, "left_out: only partly judged: under a rule set that settles (its stated promise, as data), settled:false is caught where two polls in a row, both past the bound from the wait's start, read every field clean and the same; a state that settled on its first poll past the bound (the tool compares only what it could read) is not demanded"),
     row("Evidence", "foreground", K::Container, "the foreground evidence of the action (ForegroundEvidence)", ""),
     // Snapshot: one reading set of the target (V-2: nullopt is unreadable, never "").
     row("Snapshot", "value", K::Claim, "the value the desktop served (nullopt: the read failed)", rmgt,

@@ -186,6 +186,45 @@ std::vector<Poll> polls_after(const Claim& c, std::size_t delivered) {
     return out;
 }
 
+// D-3 the other way, under a rule set that settles (its stated promise, as data): the state settled
+// once two polls in a row, both at or after the app's declared bound past the first poll after the
+// delivery (when the wait began), read every field they asked, the same: the step says settled.
+// (A poll the wait did not reach is no evidence either way; one that lost a field is not stable.)
+Lie settled_left_out(const Claim& c, std::size_t delivered, TimeMs bound) {
+    if (!c.run.rules_settle) return std::nullopt;
+    // The polls: the element's reads after the delivery, with the window's dirty marker read beside them.
+    std::vector<Poll> polls;
+    const auto& reads = c.truth().reads;
+    const WindowId window = c.truth().attempts[delivered].window;
+    for (std::size_t i = c.timing.reads_begin; i < c.timing.reads_end && i < reads.size(); ++i) {
+        const auto& r = reads[i];
+        const bool mine = r.element == *c.report.element || (r.field == sim::ReadField::Dirty && r.window == window);
+        if (!mine || r.attempts_before <= delivered) continue;
+        if (polls.empty() || polls.back().at_ms != r.at_ms) polls.push_back(Poll{r.at_ms, {}, {}});
+        const auto f = static_cast<std::size_t>(r.field);
+        if (f >= polls.back().fields.size()) continue;
+        polls.back().asked[f] = true;
+        if (r.returned && r.fault == sim::ReadFault::None) polls.back().fields[f] = r.returned;
+    }
+    if (polls.empty()) return std::nullopt;
+    const TimeMs began = polls.front().at_ms;
+    for (std::size_t k = 1; k < polls.size(); ++k) {
+        const Poll& a = polls[k - 1];
+        const Poll& b = polls[k];
+        if (a.at_ms < began + bound) continue;
+        bool same = true;
+        for (std::size_t f = 0; f < a.fields.size() && same; ++f) {
+            if (!a.asked[f] && !b.asked[f]) continue;
+            same = a.fields[f] && b.fields[f] && *a.fields[f] == *b.fields[f];
+        }
+        if (!same) continue;
+        return c.name() + " says not settled, but its reads at " + t_at(a.at_ms) + " and " + t_at(b.at_ms) + ", both " +
+               std::to_string(bound) + " ms (the app's declared bound) or more after its wait began at " + t_at(began) +
+               ", read every field the same (D-3)";
+    }
+    return std::nullopt;
+}
+
 // D-3: settle_ms is the time from the delivery to the last read of the element in the step;
 // settled:true needs that read at or after the app's declared bound past the delivery.
 Lie settle_lie(const Claim& c) {
@@ -208,7 +247,7 @@ Lie settle_lie(const Claim& c) {
                std::to_string(waited) + " ms after the delivery at " + t_at(d.at_ms) + " (D-3)";
     }
     const TimeMs bound = declared_bound_ms(c.scenario, last ? last->window : d.window);
-    if (!ev.settled) return std::nullopt;
+    if (!ev.settled) return settled_left_out(c, *delivered, bound);
     if (last == nullptr || last->at_ms < d.at_ms + bound) {
         return c.name() + " reports settled, but its last read came " + std::to_string(waited) + " ms after the delivery, before the app's declared bound of " +
                std::to_string(bound) + " ms (D-3)";
@@ -976,9 +1015,10 @@ Lie batch_borrow_left_out(const sim::Scenario& s, const History& run, const Segm
         }
     }
     if (!last) return std::nullopt;
-    // A move back over an app's grab (F-3's put-back, onto a target that had the front before) is
-    // the step's own account, not a borrow: which borrow the batch reports is then not judged here.
-    if (*last > 0 && ch[*last - 1].by == sim::Actor::App && ch[*last - 1].to == ch[*last].from) return std::nullopt;
+    // A move right back over someone else's (an app's grab, or a move the tool takes for one: F-3's
+    // put-back onto a target that had the front) is the step's own account, not a borrow: which
+    // borrow the batch reports is then not judged here.
+    if (*last > 0 && ch[*last - 1].by != sim::Actor::Tool && ch[*last - 1].to == ch[*last].from) return std::nullopt;
     const Claim c{s, run, run.steps[seg.reports[*by_step]], run.timings[seg.reports[*by_step]], seg};
     const auto& t = c.timing;
     if (!fg.waited_for_user_ms) {
@@ -1150,7 +1190,7 @@ WriteOutcome write_outcome_lie(const Claim& c) {
 // not_done stops a batch), so an ok result never says Absent and a verdict-bearing failure says it.
 Lie ok_shape_lie(const Claim& c) {
     const ToolResult& r = c.report.result;
-    const std::string verdict = r.verdict ? std::string(to_string(*r.verdict)) : "no verdict";
+    const std::string verdict = r.verdict ? std::string(name_of(*r.verdict)) : "no verdict";
     if (r.ok && r.error) return c.name() + " reports ok together with the error " + std::string(name_of(r.error->kind)) + " (P-1)";
     if (r.ok && r.verdict == Verdict::Absent) return c.name() + " reports ok with the verdict Absent, a failure (B-1)";
     if (!r.ok && !r.error && r.verdict != Verdict::Absent) {

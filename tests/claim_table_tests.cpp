@@ -276,6 +276,23 @@ BOOST_AUTO_TEST_CASE(F2_a_borrow_or_a_restore_left_out_of_a_step_is_caught) {
     BOOST_TEST(restores >= 3u);
 }
 
+BOOST_AUTO_TEST_CASE(D3_a_settled_state_said_not_settled_is_caught) {
+    // Under `current` (it settles), a step whose state settled — its wait saw two polls in a row
+    // past the app's bound reading the same — is turned into settled:false: caught, with its reason.
+    std::uint32_t caught = 0;
+    for_each_generated_run(23, 3000, false, [&](const sim::Scenario& scenario, RunResult& run) {
+        if (caught >= 3 || scenario.rules != "current" || report_matches_ground_truth(scenario, run).status == CheckStatus::Violated) return;
+        for (StepReport& step : run.steps) {
+            if (!step.result.evidence.settled) continue;
+            step.result.evidence.settled = false;
+            const CheckResult r = report_matches_ground_truth(scenario, run);
+            step.result.evidence.settled = true;
+            caught += r.status == CheckStatus::Violated && r.violation->explanation.find("says not settled") != std::string::npos ? 1 : 0;
+        }
+    });
+    BOOST_TEST(caught >= 3u);
+}
+
 BOOST_AUTO_TEST_CASE(P1_ok_is_the_absence_of_an_error_both_ways) {
     // A step that answered ok with a verdict, turned into "not ok" without an error (a single action
     // too, where no batch stops on it), and an error said with ok:true: both caught by their shape.
