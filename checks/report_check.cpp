@@ -989,6 +989,48 @@ Lie held_front_taken_unreported(const sim::Scenario& s, const History& run, cons
     return std::nullopt;
 }
 
+// F-2, F-4: a batch's held borrow (the move `last`, made in seg.reports[by_step]) that someone else
+// took and kept until the batch had surely looked, with no request for the front after it: its
+// durationMs lies between that move and that look.
+Lie lost_hold_duration_lie(const sim::Scenario& s, const History& run, const Segment& seg, const ForegroundEvidence& fg,
+                           std::size_t by_step, std::size_t last_move) {
+    const auto& ch = run.truth().foreground_changes;
+    const std::optional<std::size_t> last = last_move;
+    const std::optional<std::size_t> by_step_at = by_step;
+    // The first move off the borrowed window after the borrow.
+    const std::size_t i = *last + 1;
+    if (i >= seg.changes_end || i >= ch.size() || ch[i].from != ch[*last].to || ch[i].by == sim::Actor::Tool) return std::nullopt;
+    // When the batch had surely looked: as the first later step began after the move (every step
+    // looks at the front as it begins) when another window (F-4's) took it; the batch's end otherwise.
+    // A move onto a window related to a target of the call may be taken for the target's own app
+    // (F-3): the batch may notice it only later, up to its end.
+    TimeMs look = seg.ended_ms;
+    std::size_t look_changes = seg.changes_end;
+    const bool unrelated = another_windows_move(s, run, seg, ch[i]);
+    for (std::size_t x = *by_step_at + 1; x < seg.reports.size() && unrelated; ++x) {
+        const auto& tx = run.timings[seg.reports[x]];
+        if (tx.changes_begin > i) {
+            look = tx.began_ms;
+            look_changes = tx.changes_begin;
+            break;
+        }
+    }
+    if (i + 1 < look_changes && i + 1 < ch.size()) return std::nullopt;  // moved again before the look: not judged here
+    // The tool asked for the front again after the borrow (a give-back, refused or not, to whatever
+    // window — the target itself when it was the owner — or a put-back): the borrow's time may run to
+    // that request (judged as a give-back's, duration_lie).
+    const auto& requests = run.truth().foreground_requests;
+    for (std::size_t k = seg.requests_begin; k < seg.requests_end && k < requests.size(); ++k) {
+        if (requests[k].at_ms > ch[*last].at_ms || (requests[k].at_ms == ch[*last].at_ms && requests[k].window != ch[*last].to)) return std::nullopt;
+    }
+    const TimeMs least = ch[i].at_ms - ch[*last].at_ms;
+    const TimeMs most = look - ch[*last].at_ms;
+    if (fg.duration_ms >= least && fg.duration_ms <= most) return std::nullopt;
+    return "the batch reports durationMs=" + std::to_string(fg.duration_ms) + " for its borrow at " + t_at(ch[*last].at_ms) + ", but " +
+           std::string(sim::to_string(ch[i].by)) + " took the front to " + w_name(ch[i].to) + " at " + t_at(ch[i].at_ms) +
+           " and the batch next looked at " + t_at(look) + ": between " + std::to_string(least) + " and " + std::to_string(most) + " ms (F-2, F-4)";
+}
+
 // F-1, F-2 for the batch, the other way: the borrow a batch reports (borrowed by the tool) is its
 // last one — the last move by the tool of a step's target to the front within that step (a move of
 // the held front from one target to the next included). What the ledger shows of it is claimed:
@@ -1037,38 +1079,7 @@ Lie batch_borrow_left_out(const sim::Scenario& s, const History& run, const Segm
         }
     }
     if (fg.restored) return std::nullopt;
-    // The first move off the borrowed window after the borrow.
-    const std::size_t i = *last + 1;
-    if (i >= seg.changes_end || i >= ch.size() || ch[i].from != ch[*last].to || ch[i].by == sim::Actor::Tool) return std::nullopt;
-    // When the batch had surely looked: as the first later step began after the move (every step
-    // looks at the front as it begins) when another window (F-4's) took it; the batch's end otherwise.
-    // A move onto a window related to a target of the call may be taken for the target's own app
-    // (F-3): the batch may notice it only later, up to its end.
-    TimeMs look = seg.ended_ms;
-    std::size_t look_changes = seg.changes_end;
-    const bool unrelated = another_windows_move(s, run, seg, ch[i]);
-    for (std::size_t x = *by_step + 1; x < seg.reports.size() && unrelated; ++x) {
-        const auto& tx = run.timings[seg.reports[x]];
-        if (tx.changes_begin > i) {
-            look = tx.began_ms;
-            look_changes = tx.changes_begin;
-            break;
-        }
-    }
-    if (i + 1 < look_changes && i + 1 < ch.size()) return std::nullopt;  // moved again before the look: not judged here
-    // The tool asked for the front again after the borrow (a give-back, refused or not, to whatever
-    // window — the target itself when it was the owner — or a put-back): the borrow's time may run to
-    // that request (judged as a give-back's, duration_lie).
-    const auto& requests = run.truth().foreground_requests;
-    for (std::size_t k = seg.requests_begin; k < seg.requests_end && k < requests.size(); ++k) {
-        if (requests[k].at_ms > ch[*last].at_ms || (requests[k].at_ms == ch[*last].at_ms && requests[k].window != ch[*last].to)) return std::nullopt;
-    }
-    const TimeMs least = ch[i].at_ms - ch[*last].at_ms;
-    const TimeMs most = look - ch[*last].at_ms;
-    if (fg.duration_ms >= least && fg.duration_ms <= most) return std::nullopt;
-    return "the batch reports durationMs=" + std::to_string(fg.duration_ms) + " for its borrow at " + t_at(ch[*last].at_ms) + ", but " +
-           std::string(sim::to_string(ch[i].by)) + " took the front to " + w_name(ch[i].to) + " at " + t_at(ch[i].at_ms) +
-           " and the batch next looked at " + t_at(look) + ": between " + std::to_string(least) + " and " + std::to_string(most) + " ms (F-2, F-4)";
+    return lost_hold_duration_lie(s, run, seg, fg, *by_step, *last);
 }
 
 Lie batch_foreground_lie(const sim::Scenario& s, const History& run, const Segment& seg) {
@@ -1185,6 +1196,56 @@ WriteOutcome write_outcome_lie(const Claim& c) {
     return {what + " (W-1)", std::nullopt};
 }
 
+// V-3..V-8: which verdict rows apply is a fact of the request and the control acted on, re-derived
+// here from the scenario (SPEC's wording, not the tool's tables): typing with a ref is plain text
+// (V-5) or, with Tab, Enter or a line break in it, text with navigation (V-6); a hotkey with a ref is
+// the strict Ctrl+A (V-3) or another hotkey (V-4); a click on a control with a toggle, expand or
+// selected state is a stateful click (V-7), on any other (a plain button) unverifiable, as are
+// typing or a hotkey without a ref and a click by coordinates (V-8). Judged on steps that answered
+// with a verdict; a click on a control whose role is not its kind's is not judged (the tool sees
+// only the role).
+std::optional<ActionKind> expected_kind(const Claim& c) {
+    const sim::Step& st = c.scenario_step();
+    const bool ref = c.report.request.ref.has_value();
+    switch (st.kind) {
+        case sim::StepKind::Type:
+            if (!ref) return ActionKind::Unverifiable;
+            return st.text.find_first_of("\t\r\n") != std::string::npos ? ActionKind::TypeWithNavigation : ActionKind::TypeText;
+        case sim::StepKind::Hotkey: {
+            if (!ref) return ActionKind::Unverifiable;
+            std::string k;
+            for (const char ch : st.keys) {
+                if (ch != ' ') k += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+            }
+            return k == "ctrl+a" || k == "control+a" ? ActionKind::SelectAll : ActionKind::Hotkey;
+        }
+        case sim::StepKind::Click: {
+            const auto held = control_anywhere(c.scenario, c.report.element ? c.report.element : st.control);
+            if (!ref || held.control == nullptr) return std::nullopt;
+            // The UIA control type a control of each kind shows (a check box, a tree item, a list item;
+            // a button): a control shown under another role is left unjudged.
+            const auto k = held.control->kind;
+            const std::string& role = held.control->role;
+            if (k == sim::ControlKind::Toggle) return role == "CheckBox" ? std::optional(ActionKind::ClickStateful) : std::nullopt;
+            if (k == sim::ControlKind::Expander) return role == "TreeItem" ? std::optional(ActionKind::ClickStateful) : std::nullopt;
+            if (k == sim::ControlKind::ListItem) return role == "ListItem" ? std::optional(ActionKind::ClickStateful) : std::nullopt;
+            const bool button = k == sim::ControlKind::Button || k == sim::ControlKind::SubmitButton || k == sim::ControlKind::PostButton;
+            return button && role == "Button" ? std::optional(ActionKind::Unverifiable) : std::nullopt;
+        }
+        case sim::StepKind::ClickAt: return ActionKind::Unverifiable;
+        default: return std::nullopt;
+    }
+}
+
+Lie kind_lie(const Claim& c) {
+    if (!c.report.result.verdict) return std::nullopt;
+    const auto want = expected_kind(c);
+    if (!want || *want == c.report.kind) return std::nullopt;
+    return c.name() + " says its action is " + std::string(name_of(c.report.kind)) + ", but " +
+           std::string(name_of(c.report.request.kind)) + " on " + sim::subject_of(c.scenario_step().window, c.report.element) + " is " +
+           std::string(name_of(*want)) + " (V-3..V-8)";
+}
+
 // P-1, B-1: ok is the absence of an execution error, both ways — an answer is ok with a verdict, or
 // not ok with the error that says why; and Absent is the one verdict that is a failure (a confirmed
 // not_done stops a batch), so an ok result never says Absent and a verdict-bearing failure says it.
@@ -1231,6 +1292,7 @@ CheckResult report_matches_ground_truth(const sim::Scenario& scenario, const His
             if (report.index >= scenario.steps.size()) continue;
             const Claim c{scenario, run, report, run.timings[i], seg};
             Lie lie = ok_shape_lie(c);
+            if (!lie) lie = kind_lie(c);
             if (!lie) lie = delivery_lie(c);
             if (!lie) lie = readback_lie(c);
             if (!lie) lie = changes_lie(c);

@@ -77,21 +77,27 @@ BOOST_AUTO_TEST_CASE(P1_claim_table_every_claim_is_judged_both_ways_or_declares_
 // The negative proof of the proof: a row that says StepReport.kind is judged (no gap) when nothing
 // judges it fails; the same row with its gap declared holds.
 BOOST_AUTO_TEST_CASE(P1_claim_table_a_row_that_overstates_the_checks_fails_its_proof) {
-    const ClaimRow* kind = nullptr;
+    // StepReport.write_before declares a gap both ways (no check reads it yet): a row that claimed
+    // it judged would fail its proof in each direction.
+    const ClaimRow* gapped_row = nullptr;
     for (const ClaimRow& r : claim_table()) {
-        if (r.type == "StepReport" && r.field == "kind") kind = &r;
+        if (r.type == "StepReport" && r.field == "write_before") gapped_row = &r;
     }
-    BOOST_TEST_REQUIRE(kind != nullptr);
-    BOOST_TEST_REQUIRE(!kind->gap.empty());
-    ClaimRow overstated = *kind;
+    BOOST_TEST_REQUIRE(gapped_row != nullptr);
+    BOOST_TEST_REQUIRE(gap_covers(*gapped_row, "left_out"));
+    ClaimRow overstated = *gapped_row;
     overstated.gap = {};
     const std::array<ClaimRow, 1> wrong{overstated};
+    std::uint32_t gapped = 0;
     for (const TamperProof& p : prove_rows(wrong, 200, 3)) {
         BOOST_TEST(p.applied > 0u);
-        BOOST_TEST(!proof_holds(overstated, p), p.direction << " should slip through: nothing judges StepReport.kind");
+        if (!gap_covers(*gapped_row, p.direction)) continue;
+        ++gapped;
+        BOOST_TEST(!proof_holds(overstated, p), p.direction << " should slip through: nothing judges StepReport.write_before");
     }
-    const std::array<ClaimRow, 1> honest{*kind};
-    for (const TamperProof& p : prove_rows(honest, 200, 3)) BOOST_TEST(proof_holds(*kind, p));
+    BOOST_TEST(gapped >= 1u);
+    const std::array<ClaimRow, 1> honest{*gapped_row};
+    for (const TamperProof& p : prove_rows(honest, 200, 3)) BOOST_TEST(proof_holds(*gapped_row, p));
     // And a check that would judge it must be named: a claim judged by a property that does not fire.
     ClaimRow delivered;
     for (const ClaimRow& r : claim_table()) {
