@@ -995,11 +995,9 @@ Lie held_front_taken_unreported(const sim::Scenario& s, const History& run, cons
 Lie lost_hold_duration_lie(const sim::Scenario& s, const History& run, const Segment& seg, const ForegroundEvidence& fg,
                            std::size_t by_step, std::size_t last_move) {
     const auto& ch = run.truth().foreground_changes;
-    const std::optional<std::size_t> last = last_move;
-    const std::optional<std::size_t> by_step_at = by_step;
     // The first move off the borrowed window after the borrow.
-    const std::size_t i = *last + 1;
-    if (i >= seg.changes_end || i >= ch.size() || ch[i].from != ch[*last].to || ch[i].by == sim::Actor::Tool) return std::nullopt;
+    const std::size_t i = last_move + 1;
+    if (i >= seg.changes_end || i >= ch.size() || ch[i].from != ch[last_move].to || ch[i].by == sim::Actor::Tool) return std::nullopt;
     // When the batch had surely looked: as the first later step began after the move (every step
     // looks at the front as it begins) when another window (F-4's) took it; the batch's end otherwise.
     // A move onto a window related to a target of the call may be taken for the target's own app
@@ -1007,7 +1005,7 @@ Lie lost_hold_duration_lie(const sim::Scenario& s, const History& run, const Seg
     TimeMs look = seg.ended_ms;
     std::size_t look_changes = seg.changes_end;
     const bool unrelated = another_windows_move(s, run, seg, ch[i]);
-    for (std::size_t x = *by_step_at + 1; x < seg.reports.size() && unrelated; ++x) {
+    for (std::size_t x = by_step + 1; x < seg.reports.size() && unrelated; ++x) {
         const auto& tx = run.timings[seg.reports[x]];
         if (tx.changes_begin > i) {
             look = tx.began_ms;
@@ -1021,12 +1019,12 @@ Lie lost_hold_duration_lie(const sim::Scenario& s, const History& run, const Seg
     // that request (judged as a give-back's, duration_lie).
     const auto& requests = run.truth().foreground_requests;
     for (std::size_t k = seg.requests_begin; k < seg.requests_end && k < requests.size(); ++k) {
-        if (requests[k].at_ms > ch[*last].at_ms || (requests[k].at_ms == ch[*last].at_ms && requests[k].window != ch[*last].to)) return std::nullopt;
+        if (requests[k].at_ms > ch[last_move].at_ms || (requests[k].at_ms == ch[last_move].at_ms && requests[k].window != ch[last_move].to)) return std::nullopt;
     }
-    const TimeMs least = ch[i].at_ms - ch[*last].at_ms;
-    const TimeMs most = look - ch[*last].at_ms;
+    const TimeMs least = ch[i].at_ms - ch[last_move].at_ms;
+    const TimeMs most = look - ch[last_move].at_ms;
     if (fg.duration_ms >= least && fg.duration_ms <= most) return std::nullopt;
-    return "the batch reports durationMs=" + std::to_string(fg.duration_ms) + " for its borrow at " + t_at(ch[*last].at_ms) + ", but " +
+    return "the batch reports durationMs=" + std::to_string(fg.duration_ms) + " for its borrow at " + t_at(ch[last_move].at_ms) + ", but " +
            std::string(sim::to_string(ch[i].by)) + " took the front to " + w_name(ch[i].to) + " at " + t_at(ch[i].at_ms) +
            " and the batch next looked at " + t_at(look) + ": between " + std::to_string(least) + " and " + std::to_string(most) + " ms (F-2, F-4)";
 }
