@@ -374,6 +374,59 @@ bool refused_give_back_stands(const History& run, const Segment& seg, const std:
 }
 
 // The end of the segment's F-3 obligation: its last delivery or foreground move plus the watch.
+// F-7 as SPEC states it: a WPF-like window pulls itself to the front when a UI Automation pattern
+// the tool invoked in it lands. The tool's input whose landing a move by the app onto its window is
+// (nullptr: the move is no such pull — a steal after a latency of the app's own, F-3, or another).
+const sim::DeliveredInput* pulled_forward_by(const sim::Scenario& s, const History& run, const sim::ForegroundChange& c) {
+    if (c.by != sim::Actor::App) return nullptr;
+    const auto window = std::find_if(s.windows.begin(), s.windows.end(), [&](const auto& w) { return w.id == c.to; });
+    if (window == s.windows.end() || window->framework != Framework::Wpf) return nullptr;
+    for (const auto& d : run.truth().delivered) {
+        const bool pattern = d.method == DeliveryMethod::UiaInvoke || d.method == DeliveryMethod::UiaToggle ||
+                             d.method == DeliveryMethod::UiaExpand || d.method == DeliveryMethod::UiaSelect ||
+                             d.method == DeliveryMethod::UiaSetValue;
+        if (pattern && d.window == c.to && d.accepted && d.step != sim::no_step && d.lands_at_ms == c.at_ms) return &d;
+    }
+    return nullptr;
+}
+
+// A borrow: the tool's move of the front onto a window, made during a step whose target that window
+// is (a give-back onto the window from before, made by a step about another window, is none).
+bool is_a_borrow(const History& run, std::size_t change) {
+    const auto& c = run.truth().foreground_changes[change];
+    if (c.by != sim::Actor::Tool) return false;
+    for (std::size_t i = 0; i < run.steps.size() && i < run.timings.size(); ++i) {
+        const StepTiming& t = run.timings[i];
+        if (change >= t.changes_begin && change < t.changes_end && run.steps[i].request.target == c.to) return true;
+    }
+    return false;
+}
+
+// Whether the tool's borrow of the input's window was the last move of the front before the input
+// was delivered: the input went in under the tool's borrow of that window (F-7).
+bool delivered_under_a_borrow(const History& run, const sim::DeliveredInput& d) {
+    const auto& truth = run.truth();
+    const std::size_t nth = static_cast<std::size_t>(&d - truth.delivered.data());
+    std::size_t attempt = 0;
+    for (std::size_t seen = 0; attempt < truth.attempts.size(); ++attempt) {
+        if (truth.attempts[attempt].outcome != sim::AttemptOutcome::Delivered) continue;
+        if (seen++ == nth) break;
+    }
+    std::optional<std::size_t> last;
+    for (std::size_t k = 0; k < truth.foreground_changes.size() && truth.foreground_changes[k].attempts_before <= attempt; ++k) last = k;
+    return last && truth.foreground_changes[*last].to == d.window && is_a_borrow(run, *last);
+}
+
+// Under a rule set that waits for an app's declared bound (D-3, as data), the tool's input into a
+// window it borrowed for it has landed by the end of that wait — unless the landing overran the
+// bound (a fault the tool cannot foresee). Such a pull the tool had time to see coming, whoever
+// took the front from its borrow meanwhile. (An input into a window already in front borrows
+// nothing: F-3's 350 ms watch is all SPEC asks after it.)
+bool pull_within_the_stated_wait(const sim::Scenario& s, const History& run, const sim::DeliveredInput& d) {
+    return run.rules_settle && !d.overrun && declared_bound_ms(s, d.window) <= run.rules_settles_within_ms &&
+           delivered_under_a_borrow(run, d);
+}
+
 std::optional<TimeMs> watch_end_ms(const History& run, const Segment& seg) {
     std::optional<TimeMs> last;
     const auto& truth = run.truth();
@@ -448,6 +501,61 @@ std::optional<Violation> took_front_from_a_busy_user(const sim::Scenario& s, con
                              "the tool asked for the front of w" + std::to_string(target) + " at t=" + std::to_string(r.at_ms) +
                                  ", " + std::to_string(r.at_ms - last) + " ms after the user's last input, having waited " +
                                  std::to_string(r.at_ms - t.began_ms) + " ms (F-1: wait for a 700 ms pause, at most 3 s)"};
+        }
+    }
+    return std::nullopt;
+}
+
+// F-6: the foreground change `change` came while a step that ended in an execution error ran.
+bool in_a_failed_step(const History& run, std::size_t change) {
+    for (std::size_t i = 0; i < run.steps.size() && i < run.timings.size(); ++i) {
+        const StepTiming& t = run.timings[i];
+        if (change >= t.changes_begin && change < t.changes_end && run.steps[i].result.error) return true;
+    }
+    return false;
+}
+
+// F-7 with the rule set's stated wait (D-3, as data): a WPF-like app pulls its window forward when
+// the tool's input lands in it, which is why the tool borrows its front. A rule set that waits for
+// an app's declared bound holds the borrowed window until the bound has passed; giving its front
+// away earlier, so that the tool's own input then pulls it forward again, moves the front outside
+// the borrow. Judged from the ledger alone: the tool's move onto window W (a borrow) and its move
+// off W, with the tool's input delivered into W in between; the app's move onto W at the moment that
+// input landed, after the move off; the move off inside the input's declared bound.
+std::optional<Violation> gave_front_away_before_its_input_landed(const sim::Scenario& s, const History& run) {
+    if (!run.rules_settle) return std::nullopt;
+    const auto& truth = run.truth();
+    const auto& changes = truth.foreground_changes;
+    std::optional<std::size_t> borrow;  // the tool's move onto the window in front now
+    for (std::size_t k = 0; k < changes.size(); ++k) {
+        const auto& off = changes[k];
+        const std::optional<std::size_t> onto = borrow;
+        borrow = is_a_borrow(run, k) ? std::optional<std::size_t>(k) : std::nullopt;
+        if (off.by != sim::Actor::Tool || !onto || changes[*onto].to != off.from) continue;
+        if (in_a_failed_step(run, k)) continue;  // F-6: after a failure the front goes back at once
+        const TimeMs bound = declared_bound_ms(s, off.from);
+        if (bound > run.rules_settles_within_ms) continue;
+        // The inputs delivered while the tool held W: the attempts between the two moves, each
+        // Delivered attempt being the next entry of `delivered`.
+        std::size_t delivered_index = 0;
+        for (std::size_t a = 0; a < off.attempts_before && a < truth.attempts.size(); ++a) {
+            if (truth.attempts[a].outcome != sim::AttemptOutcome::Delivered) continue;
+            const std::size_t di = delivered_index++;
+            if (a < changes[*onto].attempts_before || di >= truth.delivered.size()) continue;
+            const auto& d = truth.delivered[di];
+            if (d.window != off.from || !d.accepted || !d.lands_at_ms || d.step == sim::no_step) continue;
+            if (*d.lands_at_ms <= off.at_ms || off.at_ms >= d.at_ms + bound) continue;
+            const bool pulled = std::any_of(changes.begin() + static_cast<std::ptrdiff_t>(k) + 1, changes.end(), [&](const sim::ForegroundChange& c) {
+                return pulled_forward_by(s, run, c) == &d;
+            });
+            if (!pulled) continue;
+            const std::uint32_t step = static_cast<std::uint32_t>(d.step);
+            return Violation{"foreground_returned", step,
+                             "the tool moved the front off w" + std::to_string(d.window) + " at t=" + std::to_string(off.at_ms) + ", " +
+                                 std::to_string(off.at_ms - d.at_ms) + " ms after delivering step " + std::to_string(step) +
+                                 "'s input into it; the input landed at t=" + std::to_string(*d.lands_at_ms) +
+                                 " and pulled the window forward again (F-7). The rule set waits for an app's declared bound (" +
+                                 std::to_string(bound) + " ms here, D-3), so the borrow had to last until the input landed"};
         }
     }
     return std::nullopt;
@@ -571,9 +679,13 @@ Owners rightful_owners(const sim::Scenario& scenario, const History& run, const 
         if (c.by == sim::Actor::App && related_to_targets) {
             const auto last = last_delivery_to_related_ms(run, scenario, c);
             o.acceptable = owners;
-            if (last && c.at_ms > *last + app_watch_ms_spec) {
+            const sim::DeliveredInput* pull = pulled_forward_by(scenario, run, c);
+            const bool foreseen = pull != nullptr && pull_within_the_stated_wait(scenario, run, *pull);
+            if (last && c.at_ms > *last + app_watch_ms_spec && !foreseen) {
                 // After the F-3 watch of the delivery that could have caused it: the tool no longer
                 // owes a give-back, and may still recognise its target's app — either is right.
+                // Not so for the landing of its own pattern input into a WPF-like window (F-7) that
+                // the rule set's stated wait covers: it waits that out before it lets go and watches.
                 owners.push_back(c.to);
                 o.acceptable = owners;
             }
@@ -649,6 +761,9 @@ CheckResult foreground_returned(const sim::Scenario& scenario, const History& ru
     std::string why_not;
     if (run.timings.size() != run.steps.size()) return CheckResult::cannot_judge("step timings missing");
     if (auto v = took_front_from_a_busy_user(scenario, run)) {
+        return CheckResult::violated(v->property, v->step, v->explanation);
+    }
+    if (auto v = gave_front_away_before_its_input_landed(scenario, run)) {
         return CheckResult::violated(v->property, v->step, v->explanation);
     }
     for (std::size_t si = 0; si < run.segments.size(); ++si) {

@@ -373,6 +373,7 @@ constexpr MutationRow mutation_rows[] = {
     {Mutation::EscalateEveryDependency, "dependent_step_only_after_observed"},
     {Mutation::PostedClickToButtons, "input_fits_the_control"},
     {Mutation::PostedChordsToEdits, "input_fits_the_control"},
+    {Mutation::LetsGoBeforeLanding, "foreground_returned"},
     {Mutation::BorrowForEveryWindow, "input_fits_the_control"},
     {Mutation::FocusedRefIsActedElement, "ref_never_crosses_windows"},
     {Mutation::NeverAllowRetry, "no_resend_after_unknown"},

@@ -178,6 +178,13 @@ public:
     }
 };
 
+// F-7 broken under a rule set that settles: the borrowed window's front is given away as soon as
+// the input is delivered, so a WPF-like app pulls it forward again when the input lands.
+class LetsGoBeforeLanding final : public ToolHooks {
+public:
+    bool holds_until_input_lands() const override { return false; }
+};
+
 // E-3 broken: the focused_ref names the element acted on, as if the focus never left it (a Tab in
 // the text, an app or the user moving it meanwhile).
 class FocusedRefIsActedElement final : public ToolHooks {
@@ -250,6 +257,7 @@ ToolConfig with_mutation(ToolConfig config, Mutation m) {
         case Mutation::RetryUnknownWrite: config.hooks = instance<RetryUnknownWrite>(); break;
         case Mutation::PostedClickToButtons: config.hooks = instance<PostedClickToButtons>(); break;
         case Mutation::PostedChordsToEdits: config.hooks = instance<PostedChordsToEdits>(); break;
+        case Mutation::LetsGoBeforeLanding: config.hooks = instance<LetsGoBeforeLanding>(); break;
         case Mutation::BorrowForEveryWindow: config.hooks = instance<BorrowForEveryWindow>(); break;
         case Mutation::FocusedRefIsActedElement: config.hooks = instance<FocusedRefIsActedElement>(); break;
         case Mutation::NeverAllowRetry: config.hooks = instance<NeverAllowRetry>(); break;

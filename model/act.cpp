@@ -398,6 +398,11 @@ std::optional<Error> Tool::step_pre_checks(Step& s) {
         }
     }
     if (rules_.settles) quiesce(r.target);
+    // F-7: the held window's app may still pull it forward as the tool's input into it lands; under
+    // a settling rule set the hold stays on it until then, before the step may move the hold away.
+    if (rules_.settles && hooks_.holds_until_input_lands() && s.hold != nullptr && s.hold->borrow && s.hold->borrow->target != r.target) {
+        quiesce(s.hold->borrow->target);
+    }
     // The tool moves nothing while it waits: a front that changed meanwhile is someone else's move.
     if (s.hold != nullptr && desktop_.foreground() != s.front_at_start && !s.tool_moved_front) {
         mark(Mark::front_moved_while_pre_checks_waited);
@@ -642,7 +647,7 @@ void Tool::step_give_back(Step& s) {
     const GuardConfig gc = detail::guard_config(config_, hooks_);
     Hold* hold = s.hold;
     if (s.borrow_here && s.borrow_here->borrowed) {
-        if (rules_.settles) quiesce(s.request.target);  // keep it until the effects landed (a WPF app pulls itself forward then)
+        if (rules_.settles && hooks_.holds_until_input_lands()) quiesce(s.request.target);  // keep it until the effects landed (a WPF app pulls itself forward then)
         s.ev.foreground = give_back_and_watch(desktop_, *s.borrow_here, gc);
     } else if (hold && hold->borrow && s.plan.needs_foreground) {
         s.ev.foreground = held_evidence(*hold->borrow);
@@ -766,7 +771,7 @@ void Tool::batch_give_back(BatchReport& out, Hold& hold) {
     const GuardConfig gc = detail::guard_config(config_, hooks_);
     const bool gives_back = hooks_.gives_back_on_failure() || !out.stopped_at.has_value();
     if (hold.borrow && gives_back) {
-        if (rules_.settles) {
+        if (rules_.settles && hooks_.holds_until_input_lands()) {
             for (const auto& step : out.steps) quiesce(step.request.target);
         }
         mark(Mark::batch_gave_back_at_end);
@@ -780,7 +785,7 @@ void Tool::batch_give_back(BatchReport& out, Hold& hold) {
         // F-3 after F-4: someone else took the held front, so there is nothing to give back; but the
         // batch's deliveries may still pull their windows forward when their effects land (a WPF
         // app, F-7). Wait for them and watch: such a grab goes back to whoever took the front.
-        if (rules_.settles) {
+        if (rules_.settles && hooks_.holds_until_input_lands()) {
             for (const auto& step : out.steps) quiesce(step.request.target);
         }
         const ForegroundEvidence fe = watch_after_background_action(desktop_, hold.acted.back(), hold.owner, gc, hold.acted);

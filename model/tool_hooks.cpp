@@ -50,6 +50,7 @@ Point ToolHooks::to_client(const WindowInfo& window, Point physical) const { ret
 Verdict ToolHooks::reported_verdict(Verdict judged, bool, ActionKind) const { return judged; }
 
 bool ToolHooks::gives_back_on_failure() const { return true; }
+bool ToolHooks::holds_until_input_lands() const { return true; }
 
 bool ToolHooks::resends(const StepReport&) const { return false; }
 

@@ -55,6 +55,9 @@ public:
     virtual Verdict reported_verdict(Verdict judged, bool settled, ActionKind kind) const;
     // F-6: a failure after a borrow gives the foreground back at once (false: not before the end).
     virtual bool gives_back_on_failure() const;
+    // F-7 under a rule set that settles (D-3): a borrowed window is held until the tool's input into
+    // it has landed (its app's declared bound has passed) before its front is given away.
+    virtual bool holds_until_input_lands() const;
     // B-2: whether the batch sends a step again after its report (never, as specified).
     virtual bool resends(const StepReport& report) const;
     // B-3, O-4: a step that depends on an earlier one observes it first (always, as specified).

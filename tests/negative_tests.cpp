@@ -267,6 +267,10 @@ constexpr ReportProof report_proofs[] = {
     // inactive (it takes those chords only as the edit messages they stand for).
     {"E4_posted_chords_to_edits", Mutation::PostedChordsToEdits, "input_fits_the_control",
      "only as an edit message", cases_max, 2, 1},
+    // F-7 under `current`: the borrowed window's front is given away before the tool's input into it
+    // lands, and the WPF-like app pulls it forward again.
+    {"F7_lets_go_before_landing", Mutation::LetsGoBeforeLanding, "foreground_returned",
+     "pulled the window forward again", cases_max, 2, 1},
     // F-7: every step takes the foreground, though only WPF/WinUI-like apps need it.
     {"F7_borrow_for_every_window", Mutation::BorrowForEveryWindow, "input_fits_the_control",
      "only WPF/WinUI-like apps need a borrow", cases_max, 2, 1},
