@@ -167,7 +167,7 @@ const std::array rows{
              +[](History& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.by == "app"; }, [](ForegroundEvidence& f) { f.by = "tool"; }); }),
     row("ForegroundEvidence", "restored", K::Claim, "the front went back to the window it was taken from", rmgt,
              +[](History& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.borrowed && !f.restored; }, [](ForegroundEvidence& f) { f.restored = true; }); },
-             +[](History& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.restored; }, [](ForegroundEvidence& f) { f.restored = false; }); }, "left_out: restored:false is caught for a single action whose give-back stood until it answered; after a batch's give-back at its end, or one made in the F-3 watch, it is not"),
+             +[](History& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.restored; }, [](ForegroundEvidence& f) { f.restored = false; }); }, "left_out: restored:false is caught for a single action whose give-back stood until it answered, and for an app's grab the tool put back to the window it took the front from; after a batch's give-back at its end it is not"),
     row("ForegroundEvidence", "duration_ms", K::Claim, "how long the front was away from its window", rmgt,
              +[](History& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.borrowed; }, [](ForegroundEvidence& f) { f.duration_ms += 100; }); },
              +[](History& r) { return on_front(r, [](const ForegroundEvidence& f) { return f.duration_ms > 0; }, [](ForegroundEvidence& f) { f.duration_ms = 0; }); }),

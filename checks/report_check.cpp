@@ -605,6 +605,25 @@ bool retried_after_refusal_in(const History& run, const Range& g) {
     return false;
 }
 
+// F-2, F-3 the other way: an app's grab put back is reported restored. The last move of the front
+// in the claim's range by someone other than the tool took it from window Y; every move after it is
+// the tool's, the last one onto Y; so Y held the front again when the call answered.
+Lie app_restore_left_out(const History& run, const Range& g, const ForegroundEvidence& fg, const std::string& who) {
+    if (!fg.borrowed || fg.by != "app" || fg.restored) return std::nullopt;
+    const auto& changes = run.truth().foreground_changes;
+    const std::size_t end = std::min(g.changes_end, changes.size());
+    std::optional<std::size_t> grab;
+    for (std::size_t i = g.changes_begin; i < end; ++i) {
+        if (changes[i].by != sim::Actor::Tool) grab = i;
+    }
+    if (!grab || *grab + 1 >= end) return std::nullopt;
+    const auto& taken = changes[*grab];
+    const auto& put_back = changes[end - 1];
+    if (taken.from == no_window || put_back.to != taken.from) return std::nullopt;
+    return who + " says the front was not restored, but after " + w_name(taken.to) + " took it from " + w_name(taken.from) + " at " +
+           t_at(taken.at_ms) + " the tool put it back at " + t_at(put_back.at_ms) + ", and nobody moved it again before the answer (F-2, F-3)";
+}
+
 Lie foreground_lie(const sim::Scenario& s, const History& run, const Range& g, const Range& since_segment,
                    const ForegroundEvidence& fg, const Claim* step, const std::string& who) {
     if (fg.retried_after_refusal && !retried_after_refusal_in(run, since_segment)) {
@@ -629,6 +648,7 @@ Lie foreground_lie(const sim::Scenario& s, const History& run, const Range& g, c
     if (fg.borrowed && fg.restored) {
         if (auto lie = restored_lie(s, run, g, who)) return lie;
     }
+    if (auto lie = app_restore_left_out(run, g, fg, who)) return lie;
     if (auto lie = duration_lie(step, run, since_segment, fg, who)) return lie;
     return waited_lie(s, run, since_segment, fg, who);
 }

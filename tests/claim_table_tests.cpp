@@ -282,6 +282,29 @@ BOOST_AUTO_TEST_CASE(F2_a_borrow_or_a_restore_left_out_of_a_step_is_caught) {
     BOOST_TEST(restores >= 3u);
 }
 
+BOOST_AUTO_TEST_CASE(F2_F3_an_app_grab_put_back_said_not_restored_is_caught) {
+    // F-2, F-3 the other way: a step or a write whose evidence says the app took the front and it
+    // was restored, turned into restored:false, is caught when the tool's put-back to the window the
+    // grab took it from was the last move before the answer.
+    std::uint32_t caught = 0;
+    std::uint32_t tried = 0;
+    for_each_generated_run(29, 6000, false, [&](const sim::Scenario& scenario, RunResult& run) {
+        if (caught >= 3 || report_matches_ground_truth(scenario, run).status == CheckStatus::Violated) return;
+        for (StepReport& step : run.steps) {
+            ForegroundEvidence& fg = step.result.evidence.foreground;
+            if (!fg.borrowed || fg.by != "app" || !fg.restored) continue;
+            ++tried;
+            fg.restored = false;
+            const CheckResult r = report_matches_ground_truth(scenario, run);
+            fg.restored = true;
+            if (r.status == CheckStatus::Violated && r.violation->explanation.find("put it back") != std::string::npos) ++caught;
+            break;
+        }
+    });
+    BOOST_TEST_MESSAGE("app grabs put back: " << tried << " tried, " << caught << " caught");
+    BOOST_TEST(caught >= 3u);
+}
+
 BOOST_AUTO_TEST_CASE(D3_a_settled_state_said_not_settled_is_caught) {
     // Under `current` (it settles), a step whose state settled — its wait saw two polls in a row
     // past the app's bound reading the same — is turned into settled:false: caught, with its reason.
