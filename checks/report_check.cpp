@@ -1136,6 +1136,13 @@ Lie write_foreground_lie(const sim::Scenario& s, const History& run, const Segme
     if (fg.unchanged && tool_change_in(run, g.changes_begin, g.changes_end)) {
         return who + " reports the foreground unchanged:true, but the tool moved it during the call (F-2)";
     }
+    if (step != nullptr) {
+        // F-4 for the whole call: it covers the step, so another window's move the step had to
+        // report (it still stood when the tool next looked) is the call's to report too.
+        StepReport as_call = step->report;
+        as_call.result.evidence.foreground = fg;
+        if (auto lie = another_window_left_out(Claim{s, run, as_call, step->timing, seg})) return who + ": " + *lie;
+    }
     return foreground_lie(s, run, g, g, fg, step, who);
 }
 

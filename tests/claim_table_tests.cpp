@@ -305,6 +305,25 @@ BOOST_AUTO_TEST_CASE(F2_F3_an_app_grab_put_back_said_not_restored_is_caught) {
     BOOST_TEST(caught >= 3u);
 }
 
+BOOST_AUTO_TEST_CASE(F4_another_windows_move_left_out_of_a_whole_write_call_is_caught) {
+    // F-4 for write_once's whole call: its evidence covers the step, so a changedBy the step had to
+    // report, dropped from the call's evidence, is caught.
+    std::uint32_t caught = 0;
+    for_each_generated_run(31, 20000, false, [&](const sim::Scenario& scenario, RunResult& run) {
+        if (caught >= 3 || report_matches_ground_truth(scenario, run).status == CheckStatus::Violated) return;
+        for (Segment& seg : run.segments) {
+            if (!seg.write || !seg.write->foreground.changed_by) continue;
+            const auto kept = seg.write->foreground.changed_by;
+            seg.write->foreground.changed_by.reset();
+            const CheckResult r = report_matches_ground_truth(scenario, run);
+            seg.write->foreground.changed_by = kept;
+            if (r.status == CheckStatus::Violated && r.violation->explanation.find("leaves out changedBy") != std::string::npos) ++caught;
+            break;
+        }
+    });
+    BOOST_TEST(caught >= 3u);
+}
+
 BOOST_AUTO_TEST_CASE(D3_a_settled_state_said_not_settled_is_caught) {
     // Under `current` (it settles), a step whose state settled — its wait saw two polls in a row
     // past the app's bound reading the same — is turned into settled:false: caught, with its reason.
