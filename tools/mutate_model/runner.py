@@ -157,6 +157,34 @@ def copy_tree(root: str, tree: str, exclude: List[str]) -> None:
 # ---- the run ----------------------------------------------------------------------------------------
 
 
+# The regression corpus, replayed by a model/ mutant before its campaign slices: the scenarios the
+# suite keeps because a bug or a rare situation showed on them, judged by the properties (never by
+# their trace hashes).
+REGRESSIONS = "replay corpus/regressions"
+
+
+def regression_files(root: str) -> List[str]:
+    """The corpus/regressions/ scenarios whose recorded outcome is that every property holds on the
+    tool as it is (no header mutation, outcome "holds"): a mutant that violates one is caught."""
+    out = []
+    folder = os.path.join(root, "corpus", "regressions")
+    for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+        path = os.path.join(folder, name)
+        if not name.endswith(".json") or not os.path.isfile(path) or os.path.islink(path):
+            continue
+        try:
+            with open(path) as f:
+                data = json.load(f)
+        except (OSError, ValueError):
+            continue
+        if not isinstance(data, dict):
+            continue
+        header = data.get("counterexample") or {}
+        if data.get("format") == "deskcheck-scenario/1" and not header.get("mutation") and header.get("outcome", "holds") == "holds":
+            out.append(path)
+    return out
+
+
 class Commands:
     """What a mutant is run against: the nightly's campaigns (deskcheck) or a --test-cmd (a fixture)."""
 
@@ -165,9 +193,11 @@ class Commands:
         self.binary = binary
         self.root = root
         self.r0_fixtures = r0_fixtures
+        self.regressions = regression_files(root)
 
     def for_file(self, rel: str, seed: int, digests_dir: Optional[str] = None,
-                 runs: Optional[Dict[str, List[int]]] = None, r0: bool = True) -> List[Tuple[str, List[str]]]:
+                 runs: Optional[Dict[str, List[int]]] = None, r0: bool = True,
+                 regressions: bool = True) -> List[Tuple[str, List[str]]]:
         """The commands a mutant of `rel` runs, in order. For model/ files, `runs` names the slices of
         each rule set's campaign (their first cases; default: the first slice of each) and `r0`
         whether the R0 campaign runs too."""
@@ -194,6 +224,8 @@ class Commands:
             return cmds
         if runs is None:
             runs = {rules: [0] for rules in RULE_SETS}
+        if regressions and self.regressions:  # a fraction of a second: first
+            cmds.append((REGRESSIONS, [self.binary, "replay", "--json"] + self.regressions))
         for rules in RULE_SETS:
             for start in runs.get(rules, []):
                 argv = [self.binary, "run", "--rules", rules, "--cases", str(a.cases), "--first-case", str(start),
@@ -227,6 +259,16 @@ def time_key(kind: str, name: str) -> Tuple[str, str]:
 def killed_by(name: str, proc: subprocess.CompletedProcess) -> str:
     if proc.returncode < 0:
         return f"{name}: crashed (signal {-proc.returncode})"
+    if name == REGRESSIONS and proc.returncode in (1, 4):
+        # Each file's recorded outcome is "holds": a violated property names the file and the property.
+        try:
+            for f in json.loads(proc.stdout):
+                bad = [p["name"] for p in f.get("properties", []) if p.get("violated")]
+                if bad:
+                    return f"{bad[0]} (on {os.path.basename(f.get('file', '?'))})"
+        except (ValueError, TypeError, AttributeError):
+            pass
+        return f"{name}: exit {proc.returncode}"
     if proc.returncode == 1:
         try:
             data = json.loads(proc.stdout)
@@ -595,8 +637,8 @@ def main(argv: List[str]) -> int:
         for mid in got:
             if mm:
                 slices_of.setdefault(mid, {}).setdefault(mm.group(1), []).append(int(mm.group(2)))
-            else:
-                other_reach[mid] = True
+            else:  # the R0 campaign or a host/ command; the regressions make a point reached only
+                other_reach[mid] = other_reach.get(mid, False) or name != REGRESSIONS
     for per in slices_of.values():
         for rules in per:
             per[rules].sort()
@@ -611,7 +653,8 @@ def main(argv: List[str]) -> int:
         per = slices_of.get(m.id, {})
         last = a.slices if last is None else last
         return {"runs": {rules: per.get(rules, [])[first:last] for rules in RULE_SETS},
-                "r0": r0 and other_reach.get(m.id, False)}
+                "r0": r0 and other_reach.get(m.id, False),
+                "regressions": r0 and m.id in reach_of_command.get(("model", REGRESSIONS), set())}
 
     # The baseline's digests of a slice, made when a survivor first needs them (one at a time per slice).
     digest_locks: Dict[str, threading.Lock] = {}
@@ -622,7 +665,7 @@ def main(argv: List[str]) -> int:
             dl = digest_locks.setdefault(path, threading.Lock())
         with dl:
             if not os.path.exists(path):
-                for name, argv in commands.for_file("model/x.cpp", a.seed, base_dig, runs={rules: [start]}, r0=False):
+                for name, argv in commands.for_file("model/x.cpp", a.seed, base_dig, runs={rules: [start]}, r0=False, regressions=False):
                     run_one(argv, base_env, 3600, root)
             return read_digests(path)
 
@@ -660,7 +703,7 @@ def main(argv: List[str]) -> int:
             return [c for c in commands.for_file(m.file, a.seed, digests_dir) if m.id in reach_of_command.get(("host", c[0]), set())]
         upto = max(a.slices, a.survivor_slices)
         p = {1: plan_of(m), 2: plan_of(m, a.slices, upto, r0=False), 0: plan_of(m, 0, upto if m.id in second_round else a.slices)}[round]
-        return commands.for_file(m.file, a.seed, digests_dir, runs=p["runs"], r0=p["r0"])
+        return commands.for_file(m.file, a.seed, digests_dir, runs=p["runs"], r0=p["r0"], regressions=p["regressions"])
 
     second_round: set = set()
 
@@ -714,7 +757,7 @@ def main(argv: List[str]) -> int:
             dl = digest_locks.setdefault(path, threading.Lock())
         with dl:
             if not os.path.exists(path):
-                for name, argv in commands.for_file("model/x.cpp", a.seed, base_dig, runs={}, r0=True):
+                for name, argv in commands.for_file("model/x.cpp", a.seed, base_dig, runs={}, r0=True, regressions=False):
                     run_one(argv, base_env, 3600, root)
             return read_digests(path)
 
