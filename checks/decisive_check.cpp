@@ -158,9 +158,11 @@ std::vector<PromisedReading> readings_of(Promise p) {
 }
 
 // A hotkey left Unknown although a reading its rule set promises (expected_promise: the SPEC and
-// the rule set's stated hotkey promise, as data) was read clean before the delivery and clean, settled, after it, and changed by the
-// step's own effect with nobody else touching it: the evidence said Confirmed (V-4). Absent is
-// never demanded of a hotkey: "nothing changed" is Unknown (V-4).
+// the rule set's stated hotkey promise, as data) was read clean before the delivery and clean,
+// settled, after it, and changed by the step's own effect with nobody else touching it: the
+// evidence said Confirmed (V-4) — or although the tool never read it at all, before or after (a
+// reading it did not ask for is not one the desktop withheld). Absent is never demanded of a
+// hotkey: "nothing changed" is Unknown (V-4).
 std::optional<std::string> hotkey_withheld(const Step& s) {
     const auto& st = s.step();
     if (st.kind != sim::StepKind::Hotkey || !st.control) return std::nullopt;
@@ -187,6 +189,12 @@ std::optional<std::string> hotkey_withheld(const Step& s) {
             if (!of_it(r)) continue;
             if (r.attempts_before <= delivered.front()) before = &r;
             if (r.attempts_before > delivered.back()) after = &r;
+        }
+        if (before == nullptr && after == nullptr) {
+            // Not a reading the desktop withheld: one the tool never asked for, before or after.
+            return "Unknown without ever reading the " + std::string(sim::to_string(p.field)) +
+                   " its rule set promises for this hotkey (" + std::string(st.keys) +
+                   "): the evidence that decides it was never asked for (V-4, V-9)";
         }
         if (before == nullptr || after == nullptr || !before->returned || !after->returned || before->fault != sim::ReadFault::None ||
             after->fault != sim::ReadFault::None || after->at_ms < settled_at) {

@@ -374,6 +374,7 @@ constexpr MutationRow mutation_rows[] = {
     {Mutation::PostedClickToButtons, "input_fits_the_control"},
     {Mutation::PostedChordsToEdits, "input_fits_the_control"},
     {Mutation::LetsGoBeforeLanding, "foreground_returned"},
+    {Mutation::HotkeyMarkerUnread, "verdict_decisive"},
     {Mutation::BorrowForEveryWindow, "input_fits_the_control"},
     {Mutation::FocusedRefIsActedElement, "ref_never_crosses_windows"},
     {Mutation::NeverAllowRetry, "no_resend_after_unknown"},

@@ -185,6 +185,19 @@ public:
     bool holds_until_input_lands() const override { return false; }
 };
 
+// V-4 made useless: a hotkey's state is read without the window's unsaved marker, so a save can
+// never be confirmed (Unknown is sound, and useless).
+class HotkeyMarkerUnread final : public ToolHooks {
+public:
+    Snapshot read_state(Desktop& desktop, WindowId window, ElementId element, ActionKind kind, ClickState state) const override {
+        if (kind != ActionKind::Hotkey) return ToolHooks::read_state(desktop, window, element, kind, state);
+        Snapshot s;  // the value and the selection, as for typing: the marker is never asked for
+        s.value = desktop.read_value(window, element);
+        s.selection = desktop.read_selection(window, element);
+        return s;
+    }
+};
+
 // E-3 broken: the focused_ref names the element acted on, as if the focus never left it (a Tab in
 // the text, an app or the user moving it meanwhile).
 class FocusedRefIsActedElement final : public ToolHooks {
@@ -258,6 +271,7 @@ ToolConfig with_mutation(ToolConfig config, Mutation m) {
         case Mutation::PostedClickToButtons: config.hooks = instance<PostedClickToButtons>(); break;
         case Mutation::PostedChordsToEdits: config.hooks = instance<PostedChordsToEdits>(); break;
         case Mutation::LetsGoBeforeLanding: config.hooks = instance<LetsGoBeforeLanding>(); break;
+        case Mutation::HotkeyMarkerUnread: config.hooks = instance<HotkeyMarkerUnread>(); break;
         case Mutation::BorrowForEveryWindow: config.hooks = instance<BorrowForEveryWindow>(); break;
         case Mutation::FocusedRefIsActedElement: config.hooks = instance<FocusedRefIsActedElement>(); break;
         case Mutation::NeverAllowRetry: config.hooks = instance<NeverAllowRetry>(); break;

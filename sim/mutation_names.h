@@ -45,8 +45,9 @@ enum class Mutation : std::uint8_t {
     OccludedWhateverHit,       // every coordinate click is refused as covered, whatever the hit test answered (E-5: sound, useless)
     PostedChordsToEdits,       // a classic edit gets a select-all/clipboard/undo chord as posted keys, not its edit message (E-4 broken)
     LetsGoBeforeLanding,       // a borrowed window's front is given away before the tool's input into it lands (F-7 broken under `current`)
+    HotkeyMarkerUnread,        // a hotkey's state is read without the unsaved marker: a save is never confirmed (V-4: sound, useless)
 };
-inline constexpr Mutation last_mutation = Mutation::LetsGoBeforeLanding;
+inline constexpr Mutation last_mutation = Mutation::HotkeyMarkerUnread;
 
 namespace detail {
 inline constexpr std::array<std::string_view, static_cast<std::size_t>(last_mutation) + 1> mutation_name_table{
@@ -81,6 +82,7 @@ inline constexpr std::array<std::string_view, static_cast<std::size_t>(last_muta
     "occluded_whatever_hit",
     "posted_chords_to_edits",
     "lets_go_before_landing",
+    "hotkey_marker_unread",
 };
 }  // namespace detail
 

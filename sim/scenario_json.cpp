@@ -40,7 +40,7 @@ constexpr std::array<std::string_view, 41> role_table{
     "Table", "Text", "Thumb", "TitleBar", "ToolBar", "ToolTip", "Tree", "TreeItem", "Window"};
 // The tool mutations a counterexample header may name: every Mutation after None, in enumerator
 // order (a test compares them with to_string(Mutation)).
-constexpr std::array<std::string_view, 30> mutation_table{
+constexpr std::array<std::string_view, 31> mutation_table{
     "unreadable_as_empty", "retry_unknown_once", "no_give_back_on_failure", "restore_over_another_window",
     "ignore_window_binding", "click_without_hit_test", "inverted_dpi", "restored_despite_refusal",
     "phantom_readback", "not_done_despite_effect", "unknown_instead_of_absent", "no_user_wait",
@@ -49,7 +49,7 @@ constexpr std::array<std::string_view, 30> mutation_table{
     "posted_click_to_buttons", "borrow_for_every_window", "focused_ref_is_acted_element", "never_allow_retry",
     "unknown_instead_of_confirmed", "unknown_for_typing", "settle_cut_short",
     "shared_identity_gives_up", "occluded_whatever_hit", "posted_chords_to_edits",
-    "lets_go_before_landing"};
+    "lets_go_before_landing", "hotkey_marker_unread"};
 // A counterexample header's "outcome": what a replay is expected to find ("" when unsaid).
 constexpr std::array<std::string_view, 3> outcome_table{"", "violated", "holds"};
 

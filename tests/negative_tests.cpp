@@ -271,6 +271,8 @@ constexpr ReportProof report_proofs[] = {
     // lands, and the WPF-like app pulls it forward again.
     {"F7_lets_go_before_landing", Mutation::LetsGoBeforeLanding, "foreground_returned",
      "pulled the window forward again", cases_max, 2, 1},
+    // V-4 made useless: a hotkey's state is read without the unsaved marker, so a save stays Unknown.
+    {"V4_hotkey_marker_unread", Mutation::HotkeyMarkerUnread, "verdict_decisive", "never asked for", cases_max, 2, 1},
     // F-7: every step takes the foreground, though only WPF/WinUI-like apps need it.
     {"F7_borrow_for_every_window", Mutation::BorrowForEveryWindow, "input_fits_the_control",
      "only WPF/WinUI-like apps need a borrow", cases_max, 2, 1},

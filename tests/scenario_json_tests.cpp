@@ -487,7 +487,7 @@ BOOST_AUTO_TEST_CASE(S1_decode_errors_read_path_colon_reason) {
                "retry_unknown_once, no_give_back_on_failure, restore_over_another_window, ignore_window_binding, "
                "click_without_hit_test, inverted_dpi, restored_despite_refusal, phantom_readback, not_done_despite_effect, "
                "unknown_instead_of_absent, no_user_wait, skip_boundary_observation, proceed_on_needs_evidence, "
-               "retry_unknown_write, drop_idempotency_key, retry_claim_dropped, retry_claim_made_up, escalate_every_dependency, posted_click_to_buttons, borrow_for_every_window, focused_ref_is_acted_element, never_allow_retry, unknown_instead_of_confirmed, unknown_for_typing, settle_cut_short, shared_identity_gives_up, occluded_whatever_hit, posted_chords_to_edits, lets_go_before_landing)");
+               "retry_unknown_write, drop_idempotency_key, retry_claim_dropped, retry_claim_made_up, escalate_every_dependency, posted_click_to_buttons, borrow_for_every_window, focused_ref_is_acted_element, never_allow_retry, unknown_instead_of_confirmed, unknown_for_typing, settle_cut_short, shared_identity_gives_up, occluded_whatever_hit, posted_chords_to_edits, lets_go_before_landing, hotkey_marker_unread)");
     BOOST_TEST(message("counterexample_mutation_none.json") ==
                "/counterexample/mutation: \"none\" is the tool as it is, not a mutation (leave the field out, or null)");
     BOOST_TEST(message("unknown_window_field.json").starts_with("/windows/0/bonds: unknown field \"bonds\" (expected one of: id, pid,"));
