@@ -263,7 +263,7 @@ def killed_by(name: str, proc: subprocess.CompletedProcess) -> str:
         # Each file's recorded outcome is "holds": a violated property names the file and the property.
         try:
             for f in json.loads(proc.stdout):
-                bad = [p["name"] for p in f.get("properties", []) if p.get("violated")]
+                bad = [p.get("property", "?") for p in f.get("properties", []) if p.get("status") == "violated"]
                 if bad:
                     return f"{bad[0]} (on {os.path.basename(f.get('file', '?'))})"
         except (ValueError, TypeError, AttributeError):
