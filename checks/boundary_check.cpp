@@ -601,10 +601,11 @@ std::optional<std::string> judgement_not_the_seeds(std::uint32_t k, const Bounda
     c.snapshot = b.snapshot;
     c.previous = b.previous;
     const SeedExpectation e = seed_expectation(c);
-    if (b.judgement.outcome == e.outcome && b.judgement.reason == e.reason) return std::nullopt;
+    // The deciding row's order is part of the reported judgement (the dependency's "rule N").
+    if (b.judgement.outcome == e.outcome && b.judgement.reason == e.reason && b.judgement.order == e.order) return std::nullopt;
     return "step " + std::to_string(k) + "'s boundary judged step " + std::to_string(b.dependency) + "'s observation " +
            std::string(name_of(b.judgement.outcome)) + " (" + (b.judgement.reason.empty() ? "no reason" : b.judgement.reason) +
-           "), but seed 004's table gives its snapshots " + std::string(name_of(e.outcome)) + " (" + std::string(e.reason) +
+           ", rule " + std::to_string(b.judgement.order) + "), but seed 004's table gives its snapshots " + std::string(name_of(e.outcome)) + " (" + std::string(e.reason) +
            ", order " + std::to_string(e.order) + "; O-1, O-4): " + observation_case_line(c);
 }
 

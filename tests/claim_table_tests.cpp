@@ -444,6 +444,25 @@ BOOST_AUTO_TEST_CASE(W1_a_boundary_that_saw_the_write_must_say_done) {
     BOOST_TEST(caught >= 3u);
 }
 
+BOOST_AUTO_TEST_CASE(O1_a_boundary_judgement_naming_another_row_is_caught) {
+    // O-1: the boundary's judgement names the seed's deciding row ("rule N"); the same outcome and
+    // reason under another row's number is caught.
+    std::uint32_t caught = 0;
+    for_each_generated_run(37, 3000, false, [&](const sim::Scenario& scenario, RunResult& run) {
+        if (caught >= 3 || dependent_step_only_after_observed(scenario, run).status == CheckStatus::Violated) return;
+        for (StepReport& step : run.steps) {
+            if (!step.dependency) continue;
+            const std::uint8_t kept = step.dependency->judgement.order;
+            step.dependency->judgement.order = static_cast<std::uint8_t>(kept % 10U + 1U);
+            const CheckResult r = dependent_step_only_after_observed(scenario, run);
+            step.dependency->judgement.order = kept;
+            if (r.status == CheckStatus::Violated && r.violation->explanation.find("seed 004's table") != std::string::npos) ++caught;
+            break;
+        }
+    });
+    BOOST_TEST(caught >= 3u);
+}
+
 BOOST_AUTO_TEST_CASE(B1_a_run_that_stops_before_a_failure_is_caught) {
     // B-1 the other way (Unknown continues): a run whose last step never ran, though nothing before
     // it failed, is caught — a tool that stops early, or runs nothing, passes no longer.
