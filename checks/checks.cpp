@@ -373,19 +373,28 @@ bool refused_give_back_stands(const History& run, const Segment& seg, const std:
     return false;
 }
 
-// The end of the segment's F-3 obligation: its last delivery or foreground move plus the watch.
 // F-7 as SPEC states it: a WPF-like window pulls itself to the front when a UI Automation pattern
-// the tool invoked in it lands. The tool's input whose landing a move by the app onto its window is
-// (nullptr: the move is no such pull — a steal after a latency of the app's own, F-3, or another).
+// the tool invoked in it lands. Whether the tool's input `d` is one that lands as such a pull.
+bool pulls_itself_forward(const sim::Scenario& s, const sim::DeliveredInput& d) {
+    const bool pattern = d.method == DeliveryMethod::UiaInvoke || d.method == DeliveryMethod::UiaToggle ||
+                         d.method == DeliveryMethod::UiaExpand || d.method == DeliveryMethod::UiaSelect ||
+                         d.method == DeliveryMethod::UiaSetValue;
+    if (!pattern || !d.accepted || d.step == sim::no_step || !d.lands_at_ms) return false;
+    const auto window = std::find_if(s.windows.begin(), s.windows.end(), [&](const auto& w) { return w.id == d.window; });
+    return window != s.windows.end() && window->framework == Framework::Wpf;
+}
+
+// Whether the foreground change `c` is the app's pull that the landing of input `d` makes.
+bool is_pull_of(const sim::ForegroundChange& c, const sim::DeliveredInput& d) {
+    return c.by == sim::Actor::App && c.to == d.window && d.lands_at_ms == c.at_ms;
+}
+
+// The tool's input whose landing a move by the app onto its window is (nullptr: the move is no such
+// pull — a steal after a latency of the app's own, F-3, or another).
 const sim::DeliveredInput* pulled_forward_by(const sim::Scenario& s, const History& run, const sim::ForegroundChange& c) {
     if (c.by != sim::Actor::App) return nullptr;
-    const auto window = std::find_if(s.windows.begin(), s.windows.end(), [&](const auto& w) { return w.id == c.to; });
-    if (window == s.windows.end() || window->framework != Framework::Wpf) return nullptr;
     for (const auto& d : run.truth().delivered) {
-        const bool pattern = d.method == DeliveryMethod::UiaInvoke || d.method == DeliveryMethod::UiaToggle ||
-                             d.method == DeliveryMethod::UiaExpand || d.method == DeliveryMethod::UiaSelect ||
-                             d.method == DeliveryMethod::UiaSetValue;
-        if (pattern && d.window == c.to && d.accepted && d.step != sim::no_step && d.lands_at_ms == c.at_ms) return &d;
+        if (is_pull_of(c, d) && pulls_itself_forward(s, d)) return &d;
     }
     return nullptr;
 }
@@ -427,6 +436,7 @@ bool pull_within_the_stated_wait(const sim::Scenario& s, const History& run, con
            delivered_under_a_borrow(run, d);
 }
 
+// The end of the segment's F-3 obligation: its last delivery or foreground move plus the watch.
 std::optional<TimeMs> watch_end_ms(const History& run, const Segment& seg) {
     std::optional<TimeMs> last;
     const auto& truth = run.truth();
@@ -543,11 +553,10 @@ std::optional<Violation> gave_front_away_before_its_input_landed(const sim::Scen
             const std::size_t di = delivered_index++;
             if (a < changes[*onto].attempts_before || di >= truth.delivered.size()) continue;
             const auto& d = truth.delivered[di];
-            if (d.window != off.from || !d.accepted || !d.lands_at_ms || d.step == sim::no_step) continue;
+            if (d.window != off.from || !pulls_itself_forward(s, d)) continue;
             if (*d.lands_at_ms <= off.at_ms || off.at_ms >= d.at_ms + bound) continue;
-            const bool pulled = std::any_of(changes.begin() + static_cast<std::ptrdiff_t>(k) + 1, changes.end(), [&](const sim::ForegroundChange& c) {
-                return pulled_forward_by(s, run, c) == &d;
-            });
+            const bool pulled = std::any_of(changes.begin() + static_cast<std::ptrdiff_t>(k) + 1, changes.end(),
+                                            [&](const sim::ForegroundChange& c) { return is_pull_of(c, d); });
             if (!pulled) continue;
             const std::uint32_t step = static_cast<std::uint32_t>(d.step);
             return Violation{"foreground_returned", step,
