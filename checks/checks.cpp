@@ -630,17 +630,30 @@ namespace {
 
 // The horizon a segment is judged to: the tool's return — and for its last call, when nothing of
 // the tool runs after it, the end of the F-3 watch (an app grab the tool should still have been
-// watching for, after it returned, is judged too).
+// watching for, after it returned, is judged too), or the landing of a pull it had to foresee.
 struct Horizon {
     std::size_t changes_end = 0;
     WindowId front_after = no_window;
 };
 
-Horizon judging_horizon(const History& run, const Segment& seg, bool last_call) {
+// The landing of the segment's last pattern input into a WPF-like window it borrowed, when the rule
+// set's stated wait covers it (F-7, D-3): the pull it makes is a consequence of the run the tool had
+// time to see coming, after whatever watch its last move started.
+std::optional<TimeMs> last_foreseen_pull_ms(const sim::Scenario& s, const History& run, const Segment& seg) {
+    std::optional<TimeMs> last;
+    for (const auto& d : run.truth().delivered) {
+        if (d.at_ms < seg.began_ms || d.at_ms > seg.ended_ms || !pulls_itself_forward(s, d)) continue;
+        if (pull_within_the_stated_wait(s, run, d)) last = std::max(last.value_or(0), *d.lands_at_ms);
+    }
+    return last;
+}
+
+Horizon judging_horizon(const sim::Scenario& scenario, const History& run, const Segment& seg, bool last_call) {
     const auto& changes = run.truth().foreground_changes;
     Horizon h{seg.changes_end, seg.foreground_after};
     if (!last_call) return h;
     auto horizon = watch_end_ms(run, seg);
+    if (const auto pull = last_foreseen_pull_ms(scenario, run, seg); pull && horizon) horizon = std::max(*horizon, *pull);
     // A launch after the segment (F-8) is the tool at work again: judge only up to it.
     std::optional<TimeMs> launch_at;
     for (const auto& l : run.truth().launches) {
@@ -779,7 +792,7 @@ CheckResult foreground_returned(const sim::Scenario& scenario, const History& ru
         const Segment& seg = run.segments[si];
         const std::optional<std::uint32_t> step =
             seg.reports.empty() ? std::nullopt : std::optional<std::uint32_t>(run.steps[seg.reports.back()].index);
-        const Horizon h = judging_horizon(run, seg, si + 1 == run.segments.size());
+        const Horizon h = judging_horizon(scenario, run, seg, si + 1 == run.segments.size());
         const Owners o = rightful_owners(scenario, run, seg, h.changes_end);
         // Nothing in front before (F-1 records before = none): there is nothing to give back to, so
         // leaving the target (or a window of its app) in front is right, and so is nothing.

@@ -8,10 +8,13 @@
 #include <boost/test/data/test_case.hpp>
 #include <boost/test/unit_test.hpp>
 
+#include <fstream>
 #include <ostream>
+#include <sstream>
 
 #include <string>
 #include <utility>
+#include <variant>
 
 #include "model/tool.h"
 #include "checks/checks.h"
@@ -19,6 +22,7 @@
 #include "harness/generators_rc.h"
 #include "harness/run.h"
 #include "harness/shrink.h"
+#include "sim/scenario_json.h"
 #include "sim/validate.h"
 #include "tests/negative_support.h"
 #include "tests/scenario_builders.h"
@@ -138,6 +142,26 @@ BOOST_AUTO_TEST_CASE(F4_restore_over_another_window_is_caught_by_foreground_retu
     BOOST_TEST(z.events <= 2u);
     BOOST_TEST(z.controls <= 1u);
     holds_without_the_bug("foreground_returned", s, current_with(Mutation::None, true));
+}
+
+// F-3 after F-4, F-7: a batch's WPF-like target whose input lands after the F-3 watch of its last
+// step, inside the wait the rule set states (D-3), pulls itself forward after a batch whose hold
+// another window took. The desktop is judged after that pull has landed: a tool that lets go before
+// its input lands (Mutation::LetsGoBeforeLanding, which also skips the wait before that watch) leaves
+// the WPF window in front. The scenario is a regression file (a rare situation, kept).
+BOOST_AUTO_TEST_CASE(F7_a_pull_after_the_watch_of_a_lost_hold_is_judged_by_foreground_returned) {
+    std::ifstream in("corpus/regressions/rare-current-wpf-input-lands-after-the-watch-of-a-lost-hold.json", std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    const auto decoded = sim::decode_document(text.str());
+    BOOST_TEST_REQUIRE(std::holds_alternative<sim::ScenarioDocument>(decoded));
+    const sim::Scenario& s = std::get<sim::ScenarioDocument>(decoded).scenario;
+    const RunOptions bad = current_with(Mutation::LetsGoBeforeLanding);
+    const RunResult run = run_scenario(s, bad);
+    const CheckResult r = run_check(*find_check("foreground_returned"), s, run, bad);
+    BOOST_TEST_REQUIRE(r.status == CheckStatus::Violated);
+    BOOST_TEST(r.violation->explanation.find("ended with w2 in front; expected w4") != std::string::npos, r.violation->explanation);
+    holds_without_the_bug("foreground_returned", s, current_with(Mutation::None));
 }
 
 // ---- click_lands_on_target -----------------------------------------------------------------------
