@@ -400,10 +400,17 @@ const sim::DeliveredInput* pulled_forward_by(const sim::Scenario& s, const Histo
 }
 
 // A borrow: the tool's move of the front onto a window, made during a step whose target that window
-// is (a give-back onto the window from before, made by a step about another window, is none).
+// is (a give-back onto the window from before, made by a step about another window, is none; nor is
+// an app's grab put back onto the window it took the front from).
 bool is_a_borrow(const History& run, std::size_t change) {
-    const auto& c = run.truth().foreground_changes[change];
+    const auto& changes = run.truth().foreground_changes;
+    const auto& c = changes[change];
     if (c.by != sim::Actor::Tool) return false;
+    // Putting an app's grab back (F-3) onto the window it took the front from borrows nothing, even
+    // when that window is the step's target: it was in front already.
+    for (std::size_t j = change; j > 0 && changes[j - 1].by != sim::Actor::Tool; --j) {
+        if (changes[j - 1].by == sim::Actor::App && changes[j - 1].from == c.to) return false;
+    }
     for (std::size_t i = 0; i < run.steps.size() && i < run.timings.size(); ++i) {
         const StepTiming& t = run.timings[i];
         if (change >= t.changes_begin && change < t.changes_end && run.steps[i].request.target == c.to) return true;
